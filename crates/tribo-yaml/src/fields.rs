@@ -1,0 +1,149 @@
+//! Reading a mapping key by key, remembering what was read.
+
+use std::cell::RefCell;
+
+use crate::{closest, Diagnostic, Error, Map, MapEntry, Node};
+
+/// A mapping being read by a format loader. Every key a loader asks for is marked as read, so the
+/// keys left over can be kept as extras (Choreonoid's `info()`) or reported as unknown, with the
+/// closest known key.
+pub struct Fields<'a> {
+    node: &'a Node,
+    map: &'a Map,
+    read: RefCell<Vec<bool>>,
+}
+
+impl<'a> Fields<'a> {
+    /// Start reading `node`, which must be a mapping; `what` names it in the error otherwise.
+    pub fn new(node: &'a Node, what: &str) -> Result<Self, Error> {
+        let map = node
+            .as_map()
+            .map_err(|_| node.error(format!("expected {what} (a mapping), found {}", node.kind_name())))?;
+        Ok(Fields { node, map, read: RefCell::new(vec![false; map.len()]) })
+    }
+
+    pub fn node(&self) -> &'a Node {
+        self.node
+    }
+
+    pub fn map(&self) -> &'a Map {
+        self.map
+    }
+
+    /// The value of the first of `keys` that is present (spellings in order of precedence, e.g.
+    /// `&["joint_type", "jointType"]`), marking only that key as read.
+    pub fn get(&self, keys: &[&str]) -> Option<&'a Node> {
+        for key in keys {
+            if let Some(i) = self.map.entries.iter().position(|e| e.key == *key) {
+                self.read.borrow_mut()[i] = true;
+                return Some(&self.map.entries[i].value);
+            }
+        }
+        None
+    }
+
+    /// Like [`get`](Self::get), treating an explicit null (`key:` with no value) as absent.
+    pub fn get_value(&self, keys: &[&str]) -> Option<&'a Node> {
+        self.get(keys).filter(|n| !n.is_null())
+    }
+
+    /// A key that must be present.
+    pub fn required(&self, keys: &[&str]) -> Result<&'a Node, Error> {
+        self.get_value(keys).ok_or_else(|| {
+            let spelled = keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" or ");
+            self.node.error(format!("missing required key {spelled}"))
+        })
+    }
+
+    /// A number with a default.
+    pub fn f64_or(&self, keys: &[&str], default: f64) -> Result<f64, Error> {
+        self.get_value(keys).map_or(Ok(default), Node::as_finite)
+    }
+
+    /// Optional number.
+    pub fn f64_opt(&self, keys: &[&str]) -> Result<Option<f64>, Error> {
+        self.get_value(keys).map(Node::as_finite).transpose()
+    }
+
+    /// Optional boolean.
+    pub fn bool_or(&self, keys: &[&str], default: bool) -> Result<bool, Error> {
+        self.get_value(keys).map_or(Ok(default), Node::as_bool)
+    }
+
+    /// Optional text.
+    pub fn str_opt(&self, keys: &[&str]) -> Result<Option<&'a str>, Error> {
+        self.get_value(keys).map(Node::as_str).transpose()
+    }
+
+    /// Mark a key as read without using it (keys a format knows and deliberately ignores).
+    pub fn skip(&self, keys: &[&str]) {
+        let _ = self.get(keys);
+    }
+
+    /// The entries no one asked for, in file order.
+    pub fn unread(&self) -> Vec<&'a MapEntry> {
+        let read = self.read.borrow();
+        self.map.entries.iter().zip(read.iter()).filter(|(_, r)| !**r).map(|(e, _)| e).collect()
+    }
+
+    /// A warning for every unread key, suggesting the closest of `known`.
+    pub fn unknown_key_warnings(&self, context: &str, known: &[&str]) -> Vec<Diagnostic> {
+        self.unread()
+            .into_iter()
+            .map(|e| {
+                let hint = match closest(&e.key, known.iter().copied()) {
+                    Some(k) => format!("; did you mean `{k}`?"),
+                    None => String::new(),
+                };
+                Diagnostic::warning(
+                    e.key_location.clone(),
+                    format!("unknown key `{}` in {context} is not read{hint}", e.key),
+                )
+            })
+            .collect()
+    }
+
+    /// An error for the first unread key (for strict formats), suggesting the closest of `known`.
+    pub fn reject_unknown(&self, context: &str, known: &[&str]) -> Result<(), Error> {
+        match self.unread().first() {
+            None => Ok(()),
+            Some(e) => {
+                let hint = match closest(&e.key, known.iter().copied()) {
+                    Some(k) => format!(" (did you mean `{k}`?)"),
+                    None => format!("; known keys: {}", known.join(", ")),
+                };
+                Err(Diagnostic::error(e.key_location.clone(), format!("unknown key `{}` in {context}{hint}", e.key)))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_str;
+
+    #[test]
+    fn tracks_read_keys_and_suggests() {
+        let doc = parse_str("name: A\nfrction: 0.3\nextra: 1\n", "f.yaml").expect("parse");
+        let f = Fields::new(&doc, "a material").expect("map");
+        assert_eq!(f.required(&["name"]).and_then(|n| n.as_str().map(str::to_owned)).ok().as_deref(), Some("A"));
+        assert_eq!(f.f64_or(&["friction"], 0.5).ok(), Some(0.5));
+        let left: Vec<_> = f.unread().iter().map(|e| e.key.clone()).collect();
+        assert_eq!(left, ["frction", "extra"]);
+        let warnings = f.unknown_key_warnings("a contact material", &["friction", "restitution"]);
+        assert_eq!(
+            warnings[0].to_string(),
+            "f.yaml:2:1: warning: unknown key `frction` in a contact material is not read; did you mean `friction`?"
+        );
+    }
+
+    #[test]
+    fn missing_required_key_is_located_at_the_mapping() {
+        let doc = parse_str("- {roughness: 1}\n", "f.yaml").expect("parse");
+        let item = &doc.as_seq().expect("seq")[0];
+        let f = Fields::new(item, "a material").expect("map");
+        let err = f.required(&["name"]).expect_err("missing");
+        assert_eq!(err.to_string(), "f.yaml:1:3: missing required key `name`");
+    }
+}

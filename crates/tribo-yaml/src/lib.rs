@@ -1,0 +1,28 @@
+//! Located YAML for tribo's file formats.
+//!
+//! Every format tribo reads (Choreonoid material tables, `.body` models, `.seq` motions, `.cnoid`
+//! projects and tribo's own project files) is YAML, and every user-facing error must name the file,
+//! line and column of the offending node. `serde_yaml` drops locations after parsing, so this crate
+//! builds its own tree from `yaml-rust2`'s marked event stream:
+//!
+//! - [`Node`]: a value with the [`Location`] it was written at (aliases carry their anchor's
+//!   location);
+//! - anchors, aliases and `<<` merge keys resolved the way Choreonoid's reader does (see
+//!   `choreonoid-formats.md` §0: explicit keys always win over merged ones, earlier merge sources win
+//!   over later ones, duplicate plain keys are last-wins);
+//! - typed reads ([`Node::as_f64`], [`Node::as_vec3`], …) that fail with a located [`Error`] saying
+//!   what was expected and what was found;
+//! - [`Fields`], a mapping reader that remembers which keys were read so the rest can be kept as
+//!   engine-specific extras or reported as unknown with the closest known key ([`closest`]).
+
+mod error;
+mod fields;
+mod load;
+mod node;
+mod suggest;
+
+pub use error::{Diagnostic, Error, Location, Severity};
+pub use fields::Fields;
+pub use load::{parse_file, parse_str};
+pub use node::{Map, MapEntry, Node, Value};
+pub use suggest::{closest, did_you_mean};
