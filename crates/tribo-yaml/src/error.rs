@@ -14,12 +14,20 @@ pub struct Location {
 
 impl Location {
     pub fn new(file: &Arc<str>, line: usize, col: usize) -> Self {
-        Location { file: Arc::clone(file), line, col }
+        Location {
+            file: Arc::clone(file),
+            line,
+            col,
+        }
     }
 
     /// The file as a whole, without a position in it.
     pub fn file(file: impl Into<Arc<str>>) -> Self {
-        Location { file: file.into(), line: 0, col: 0 }
+        Location {
+            file: file.into(),
+            line: 0,
+            col: 0,
+        }
     }
 }
 
@@ -53,11 +61,19 @@ pub type Error = Diagnostic;
 
 impl Diagnostic {
     pub fn error(location: Location, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Error, location, message: message.into() }
+        Diagnostic {
+            severity: Severity::Error,
+            location,
+            message: message.into(),
+        }
     }
 
     pub fn warning(location: Location, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, location, message: message.into() }
+        Diagnostic {
+            severity: Severity::Warning,
+            location,
+            message: message.into(),
+        }
     }
 
     /// The same message as an error (used by `--strict`).

@@ -19,7 +19,11 @@ impl<'a> Fields<'a> {
         let map = node
             .as_map()
             .map_err(|_| node.error(format!("expected {what} (a mapping), found {}", node.kind_name())))?;
-        Ok(Fields { node, map, read: RefCell::new(vec![false; map.len()]) })
+        Ok(Fields {
+            node,
+            map,
+            read: RefCell::new(vec![false; map.len()]),
+        })
     }
 
     pub fn node(&self) -> &'a Node {
@@ -83,7 +87,13 @@ impl<'a> Fields<'a> {
     /// The entries no one asked for, in file order.
     pub fn unread(&self) -> Vec<&'a MapEntry> {
         let read = self.read.borrow();
-        self.map.entries.iter().zip(read.iter()).filter(|(_, r)| !**r).map(|(e, _)| e).collect()
+        self.map
+            .entries
+            .iter()
+            .zip(read.iter())
+            .filter(|(_, r)| !**r)
+            .map(|(e, _)| e)
+            .collect()
     }
 
     /// A warning for every unread key, suggesting the closest of `known`.
@@ -112,7 +122,10 @@ impl<'a> Fields<'a> {
                     Some(k) => format!(" (did you mean `{k}`?)"),
                     None => format!("; known keys: {}", known.join(", ")),
                 };
-                Err(Diagnostic::error(e.key_location.clone(), format!("unknown key `{}` in {context}{hint}", e.key)))
+                Err(Diagnostic::error(
+                    e.key_location.clone(),
+                    format!("unknown key `{}` in {context}{hint}", e.key),
+                ))
             }
         }
     }
@@ -127,7 +140,13 @@ mod tests {
     fn tracks_read_keys_and_suggests() {
         let doc = parse_str("name: A\nfrction: 0.3\nextra: 1\n", "f.yaml").expect("parse");
         let f = Fields::new(&doc, "a material").expect("map");
-        assert_eq!(f.required(&["name"]).and_then(|n| n.as_str().map(str::to_owned)).ok().as_deref(), Some("A"));
+        assert_eq!(
+            f.required(&["name"])
+                .and_then(|n| n.as_str().map(str::to_owned))
+                .ok()
+                .as_deref(),
+            Some("A")
+        );
         assert_eq!(f.f64_or(&["friction"], 0.5).ok(), Some(0.5));
         let left: Vec<_> = f.unread().iter().map(|e| e.key.clone()).collect();
         assert_eq!(left, ["frction", "extra"]);

@@ -27,12 +27,18 @@ fn parse_named(text: &str, file: Arc<str>) -> Result<Node, Error> {
     let mut parser = Parser::new_from_str(text);
     if let Err(e) = parser.load(&mut builder, false) {
         let m = e.marker();
-        return Err(Error::error(Location::new(&file, m.line(), m.col() + 1), syntax_message(e.info())));
+        return Err(Error::error(
+            Location::new(&file, m.line(), m.col() + 1),
+            syntax_message(e.info()),
+        ));
     }
     if let Some(err) = builder.error {
         return Err(err);
     }
-    Ok(builder.root.unwrap_or(Node { value: Value::Null, location: Location::new(&file, 1, 1) }))
+    Ok(builder.root.unwrap_or(Node {
+        value: Value::Null,
+        location: Location::new(&file, 1, 1),
+    }))
 }
 
 fn syntax_message(info: &str) -> String {
@@ -40,8 +46,17 @@ fn syntax_message(info: &str) -> String {
 }
 
 enum Frame {
-    Seq { items: Vec<Node>, location: Location, anchor: usize },
-    Map { pairs: Vec<(Node, Node)>, key: Option<Node>, location: Location, anchor: usize },
+    Seq {
+        items: Vec<Node>,
+        location: Location,
+        anchor: usize,
+    },
+    Map {
+        pairs: Vec<(Node, Node)>,
+        key: Option<Node>,
+        location: Location,
+        anchor: usize,
+    },
 }
 
 struct TreeBuilder {
@@ -54,7 +69,13 @@ struct TreeBuilder {
 
 impl TreeBuilder {
     fn new(file: Arc<str>) -> Self {
-        TreeBuilder { file, stack: Vec::new(), anchors: HashMap::new(), root: None, error: None }
+        TreeBuilder {
+            file,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            root: None,
+            error: None,
+        }
     }
 
     fn location(&self, mark: Marker) -> Location {
@@ -87,7 +108,15 @@ impl TreeBuilder {
         }
     }
 
-    fn close_map(&mut self, pairs: Vec<(Node, Node)>, location: Location) -> Node {
+    fn close_map(&mut self, pairs: Vec<(Node, Node)>, mut location: Location) -> Node {
+        // yaml-rust2 marks a block mapping where its first `:` is; the mapping starts at its first
+        // key (a flow mapping's `{` already comes first).
+        if let Some((first_key, _)) = pairs.first() {
+            let k = &first_key.location;
+            if (k.line, k.col) < (location.line, location.col) {
+                location = k.clone();
+            }
+        }
         let mut map = Map::default();
         let mut merges = Vec::new();
         for (key, value) in pairs {
@@ -105,7 +134,11 @@ impl TreeBuilder {
                     continue;
                 }
             };
-            map.set(MapEntry { key: text, key_location: key.location, value });
+            map.set(MapEntry {
+                key: text,
+                key_location: key.location,
+                value,
+            });
         }
         // `<<` merge (choreonoid-formats.md §0): explicit keys win; earlier sources win over later.
         for source in merges {
@@ -128,7 +161,10 @@ impl TreeBuilder {
                 ))),
             }
         }
-        Node { value: Value::Map(map), location }
+        Node {
+            value: Value::Map(map),
+            location,
+        }
     }
 }
 
@@ -139,7 +175,11 @@ impl MarkedEventReceiver for TreeBuilder {
             Event::Scalar(text, style, anchor, _tag) => {
                 let quoted = !matches!(style, TScalarStyle::Plain);
                 let is_null = !quoted && matches!(text.as_str(), "" | "~" | "null" | "Null" | "NULL");
-                let value = if is_null { Value::Null } else { Value::Scalar { text, quoted } };
+                let value = if is_null {
+                    Value::Null
+                } else {
+                    Value::Scalar { text, quoted }
+                };
                 self.finish(Node { value, location }, anchor);
             }
             Event::Alias(id) => {
@@ -148,24 +188,59 @@ impl MarkedEventReceiver for TreeBuilder {
                 match self.anchors.get(&id).cloned() {
                     Some(node) => self.finish(node, 0),
                     None => {
-                        self.fail(Error::error(location.clone(), "an alias refers to an anchor that is not complete here (recursive alias?)"));
-                        self.finish(Node { value: Value::Null, location }, 0);
+                        self.fail(Error::error(
+                            location.clone(),
+                            "an alias refers to an anchor that is not complete here (recursive alias?)",
+                        ));
+                        self.finish(
+                            Node {
+                                value: Value::Null,
+                                location,
+                            },
+                            0,
+                        );
                     }
                 }
             }
             Event::SequenceStart(anchor, _) => {
-                self.stack.push(Frame::Seq { items: Vec::new(), location, anchor });
+                self.stack.push(Frame::Seq {
+                    items: Vec::new(),
+                    location,
+                    anchor,
+                });
             }
             Event::MappingStart(anchor, _) => {
-                self.stack.push(Frame::Map { pairs: Vec::new(), key: None, location, anchor });
+                self.stack.push(Frame::Map {
+                    pairs: Vec::new(),
+                    key: None,
+                    location,
+                    anchor,
+                });
             }
             Event::SequenceEnd => {
-                if let Some(Frame::Seq { items, location, anchor }) = self.stack.pop() {
-                    self.finish(Node { value: Value::Seq(items), location }, anchor);
+                if let Some(Frame::Seq {
+                    items,
+                    location,
+                    anchor,
+                }) = self.stack.pop()
+                {
+                    self.finish(
+                        Node {
+                            value: Value::Seq(items),
+                            location,
+                        },
+                        anchor,
+                    );
                 }
             }
             Event::MappingEnd => {
-                if let Some(Frame::Map { pairs, location, anchor, .. }) = self.stack.pop() {
+                if let Some(Frame::Map {
+                    pairs,
+                    location,
+                    anchor,
+                    ..
+                }) = self.stack.pop()
+                {
                     let node = self.close_map(pairs, location);
                     self.finish(node, anchor);
                 }
@@ -195,6 +270,14 @@ mod tests {
     }
 
     #[test]
+    fn block_mappings_start_at_their_first_key() {
+        let doc = parse_str("items:\n  - name: a\n    x: 1\n", "b.yaml").expect("parse");
+        assert_eq!((doc.location.line, doc.location.col), (1, 1));
+        let item = &map(&doc).get("items").expect("items").as_seq().expect("seq")[0];
+        assert_eq!((item.location.line, item.location.col), (2, 5));
+    }
+
+    #[test]
     fn syntax_errors_are_located() {
         let err = parse_str("a: [1, 2\nb: 3\n", "bad.yaml").expect_err("unclosed list");
         assert!(err.to_string().starts_with("bad.yaml:"), "{err}");
@@ -207,7 +290,11 @@ mod tests {
         let doc = parse_str(text, "m.yaml").expect("parse");
         let d = map(map(&doc).get("d").expect("d"));
         assert_eq!(d.get("x").and_then(|n| n.as_f64().ok()), Some(10.0), "explicit wins");
-        assert_eq!(d.get("y").and_then(|n| n.as_f64().ok()), Some(2.0), "earlier source wins");
+        assert_eq!(
+            d.get("y").and_then(|n| n.as_f64().ok()),
+            Some(2.0),
+            "earlier source wins"
+        );
         assert_eq!(d.get("z").and_then(|n| n.as_f64().ok()), Some(30.0));
         assert!(!d.contains("<<"));
         let e = map(map(&doc).get("e").expect("e"));

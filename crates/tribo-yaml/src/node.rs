@@ -15,7 +15,10 @@ pub enum Value {
     Null,
     /// Any scalar. Like Choreonoid, the text is kept and converted only when a reader asks for a
     /// type, so the same scalar can be read as text, a number or a boolean.
-    Scalar { text: String, quoted: bool },
+    Scalar {
+        text: String,
+        quoted: bool,
+    },
     Seq(Vec<Node>),
     Map(Map),
 }
@@ -194,7 +197,9 @@ impl Node {
 
     /// A list of exactly `N` numbers.
     pub fn as_array<const N: usize>(&self) -> Result<[f64; N], Error> {
-        let items = self.as_seq().map_err(|_| self.expected(&format!("a list of {N} numbers")))?;
+        let items = self
+            .as_seq()
+            .map_err(|_| self.expected(&format!("a list of {N} numbers")))?;
         if items.len() != N {
             return Err(self.error(format!("expected a list of {N} numbers, found {} values", items.len())));
         }

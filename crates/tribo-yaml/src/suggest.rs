@@ -3,8 +3,9 @@
 /// The candidate closest to `name`, if it is close enough to be a plausible typo.
 ///
 /// Closeness is the Damerau–Levenshtein distance on lower-cased names, accepted when it is at most
-/// a third of the longer name (at least 1), or when one name contains the other case-insensitively
-/// (`jointtype` vs `joint_type`). Ties go to the candidate listed first, so results are stable.
+/// a third of the longer name (at least 1), when they differ only in case and `_`/`-`
+/// (`jointtype` vs `joint_type`), or when one is the other cut short by at most two letters
+/// (`fix` for `fixed`). Ties go to the candidate listed first, so results are stable.
 pub fn closest<'a, I>(name: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
@@ -14,8 +15,16 @@ where
     let mut best: Option<(usize, &'a str)> = None;
     for cand in candidates {
         let c_lower = cand.to_lowercase();
-        let dist = if squash(&c_lower) == squashed {
+        let c_squashed = squash(&c_lower);
+        let shorter = squashed.len().min(c_squashed.len());
+        let longer = squashed.len().max(c_squashed.len());
+        let dist = if c_squashed == squashed {
             0
+        } else if shorter >= 3
+            && longer - shorter <= 2
+            && (c_squashed.starts_with(&squashed) || squashed.starts_with(&c_squashed))
+        {
+            1
         } else {
             strsim::damerau_levenshtein(&lower, &c_lower)
         };
@@ -54,6 +63,11 @@ mod tests {
         assert_eq!(closest("staticFriction", keys), Some("static_friction"));
         assert_eq!(closest("Restitution", keys), Some("restitution"));
         assert_eq!(closest("zzzz", keys), None);
+        assert_eq!(
+            closest("fix", ["fixed", "file"]),
+            Some("fixed"),
+            "a prefix counts as close"
+        );
     }
 
     #[test]

@@ -1,0 +1,127 @@
+//! Command-line syntax.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "tribo",
+    version,
+    about = "Material-aware contact simulation: run a scene on several contact engines and compare them",
+    after_help = "Examples:\n  \
+        tribo compare samples/ball/ball.yaml\n  \
+        tribo run samples/incline/incline.yaml --set angle_deg=30 --out out/incline\n  \
+        tribo materials share/default/materials.yaml --pair Ground Ball\n  \
+        tribo check model.body"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Show a merged material table, or one pair's resolved parameters and their source
+    #[command(after_help = "Examples:\n  \
+        tribo materials share/default/materials.yaml\n  \
+        tribo materials default.yaml SlippyMaterialSet.yaml --pair Ground Sole\n  \
+        tribo materials default.yaml --pair Ball Ball --json")]
+    Materials(MaterialsArgs),
+    /// Validate a project, body (.body), motion (.seq) or material table and summarise it
+    #[command(after_help = "Examples:\n  \
+        tribo check samples/ball/ball.yaml\n  \
+        tribo check SR1.body --json\n  \
+        tribo check project.yaml --strict")]
+    Check(CheckArgs),
+    /// List the engines and the material parameters each honours
+    Engines(EnginesArgs),
+    /// Run a project on one engine and print its metrics
+    #[command(after_help = "Examples:\n  \
+        tribo run samples/ball/ball.yaml\n  \
+        tribo run samples/incline/incline.yaml --set angle_deg=30 --out out/incline --json")]
+    Run(RunArgs),
+    /// Run a project on several engines in parallel and compare their metrics
+    #[command(after_help = "Examples:\n  \
+        tribo compare samples/ball/ball.yaml\n  \
+        tribo compare samples/ball/ball.yaml --engines rapier --materials bouncy.yaml --json")]
+    Compare(CompareArgs),
+}
+
+#[derive(Args)]
+pub struct MaterialsArgs {
+    /// Material table files, merged in order (the first is the base table)
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Resolve one pair of materials
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    pub pair: Option<Vec<String>>,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// A tribo project (.yaml), a body (.body), a motion (.seq) or a material table (.yaml)
+    pub path: PathBuf,
+    /// Treat warnings about unknown materials as errors
+    #[arg(long)]
+    pub strict: bool,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct EnginesArgs {
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options shared by `run` and `compare`.
+#[derive(Args, Clone)]
+pub struct ProjectArgs {
+    /// The project file
+    pub project: PathBuf,
+    /// Override a project parameter (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Merge an extra material table after the project's own (repeatable)
+    #[arg(long = "materials", value_name = "EXTRA.yaml")]
+    pub materials: Vec<PathBuf>,
+    /// Simulated time in seconds (overrides the project's duration)
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Write results (trajectory.csv, metrics.json) into this directory
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display
+    #[arg(long)]
+    pub quiet: bool,
+    /// Treat warnings about unknown materials as errors
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    /// The engine (default: the project's first engine, else rapier)
+    #[arg(long)]
+    pub engine: Option<String>,
+}
+
+#[derive(Args)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    /// Comma-separated engines (default: the project's engines, else every engine)
+    #[arg(long, value_delimiter = ',')]
+    pub engines: Vec<String>,
+}

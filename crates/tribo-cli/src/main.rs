@@ -1,0 +1,30 @@
+//! `tribo`: material-aware contact simulation, several engines side by side.
+
+mod check;
+mod cli;
+mod compare;
+mod engines;
+mod failure;
+mod materials;
+mod progress;
+mod run;
+mod table;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Materials(args) => materials::execute(&args),
+        Command::Check(args) => check::execute(&args),
+        Command::Engines(args) => engines::execute(&args),
+        Command::Run(args) => run::execute(&args),
+        Command::Compare(args) => compare::execute(&args),
+    };
+    if let Err(failure) = result {
+        eprintln!("{}", failure.message);
+        std::process::exit(failure.exit_code);
+    }
+}

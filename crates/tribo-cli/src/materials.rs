@@ -1,0 +1,49 @@
+//! `tribo materials FILE... [--pair A B] [--json]`.
+
+use tribo_material::{pair_json, render, MaterialTable};
+
+use crate::cli::MaterialsArgs;
+use crate::failure::{CliResult, Failure};
+
+pub fn execute(args: &MaterialsArgs) -> CliResult {
+    let mut merged: Option<MaterialTable> = None;
+    for path in &args.files {
+        let loaded = MaterialTable::load_file(path)?;
+        for w in &loaded.warnings {
+            eprintln!("{w}");
+        }
+        match merged.as_mut() {
+            None => merged = Some(loaded.table),
+            Some(table) => table.merge(&loaded.table),
+        }
+    }
+    let table = merged.ok_or_else(|| Failure::input("no material table given"))?;
+    match &args.pair {
+        Some(pair) if pair.len() == 2 => {
+            let (a, b) = (&pair[0], &pair[1]);
+            for name in [a, b] {
+                if let Some(w) = table.check_name(name, &tribo_yaml::Location::file("--pair")) {
+                    eprintln!("{w}");
+                }
+            }
+            let params = table.contact(a, b);
+            if args.json {
+                println!("{}", pretty(&pair_json(a, b, &params)));
+            } else {
+                print!("{}", render::pair_text(a, b, &params));
+            }
+        }
+        _ => {
+            if args.json {
+                println!("{}", pretty(&table.to_json()));
+            } else {
+                print!("{}", render::table_text(&table));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn pretty(value: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+}

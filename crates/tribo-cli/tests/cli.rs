@@ -1,0 +1,174 @@
+//! The `tribo` binary as a user runs it: outputs, exit statuses, error messages.
+
+use std::process::{Command, Output};
+
+/// Run `tribo` from the workspace root (so sample and `../shared` paths read as in the README).
+fn tribo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tribo"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("run tribo")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const DEFAULT_TABLE: &str = "../shared/choreonoid/materials/default-materials.yaml";
+
+#[test]
+fn materials_pair_ground_ball_is_the_explicit_entry() {
+    let o = tribo(&["materials", DEFAULT_TABLE, "--pair", "Ground", "Ball"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("Ground · Ball: static friction 0.5, dynamic friction 0.5, restitution 0.8 (explicit entry)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn materials_pair_ball_ball_is_the_fallback() {
+    let o = tribo(&["materials", DEFAULT_TABLE, "--pair", "Ball", "Ball", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["static_friction"], 0.5);
+    assert_eq!(v["dynamic_friction"], 0.5);
+    assert!((v["restitution"].as_f64().expect("e") - 0.64).abs() < 1e-12);
+    assert_eq!(v["source"]["kind"], "fallback");
+}
+
+#[test]
+fn slippy_set_merged_over_the_default_drops_sole_friction() {
+    let slippy = "../shared/choreonoid/materials/SlippyMaterialSet.yaml";
+    let o = tribo(&["materials", DEFAULT_TABLE, slippy, "--pair", "Ground", "Sole", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["static_friction"], 0.01);
+    assert_eq!(v["dynamic_friction"], 0.01);
+}
+
+#[test]
+fn check_sr1_reports_links_joints_and_mass() {
+    let o = tribo(&["check", "../shared/choreonoid/model/SR1.body", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["links"], 30);
+    assert_eq!(v["joints"], 29);
+    assert_eq!(v["joint_types"]["revolute"], 29);
+    assert_eq!(v["total_mass_kg"], 130.8);
+    insta::assert_json_snapshot!("sr1_check", v);
+}
+
+#[test]
+fn invalid_input_is_located_with_exit_status_2() {
+    let o = tribo(&["check", "tests/malformed-projects/unknown-metric-kind.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim(),
+        "tests/malformed-projects/unknown-metric-kind.yaml:4:21: unknown metric kind `bounce_ration` \
+         (did you mean `bounce_ratio`?); known kinds: bounce_ratio, apex_height, displacement, slip, tilt, fell, \
+         held, max_penetration, energy_drift"
+    );
+    let o = tribo(&["run", "samples/ball/ball.yaml", "--engine", "rapeir"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown engine `rapeir` (did you mean `rapier`?)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = tribo(&["materials", "no-such-table.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("no-such-table.yaml: cannot read file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn compare_json_has_the_documented_shape() {
+    let o = tribo(&["compare", "samples/ball/ball.yaml", "--engines", "rapier", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["project"], "ball");
+    let rapier = &v["engines"]["rapier"];
+    let ratio = rapier["metrics"]["bounce_ratio"]["value"].as_f64().expect("value");
+    assert!((ratio - 0.64).abs() < 0.03, "bounce ratio {ratio}");
+    assert!(
+        (rapier["metrics"]["bounce_ratio"]["expected"]
+            .as_f64()
+            .expect("expected")
+            - 0.64)
+            .abs()
+            < 1e-12
+    );
+    assert!(rapier["steps_per_s"].as_f64().expect("speed") > 0.0);
+    assert!(rapier["warnings"].is_array());
+}
+
+#[test]
+fn compare_with_a_merged_table_follows_the_new_restitution() {
+    let args = [
+        "compare",
+        "samples/ball/ball.yaml",
+        "--engines",
+        "rapier",
+        "--materials",
+        "samples/ball/half-restitution.yaml",
+        "--json",
+    ];
+    let o = tribo(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let m = &v["engines"]["rapier"]["metrics"]["bounce_ratio"];
+    assert!((m["expected"].as_f64().expect("expected") - 0.25).abs() < 1e-12);
+    assert!((m["value"].as_f64().expect("value") - 0.25).abs() < 0.03, "{m}");
+}
+
+#[test]
+fn compare_table_text() {
+    let o = tribo(&["compare", "samples/slide/slide.yaml", "--engines", "rapier"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Steps per second depend on the machine: blank them out.
+    let text: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| {
+            if l.starts_with("steps/s") {
+                "steps/s  <machine-dependent>".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    insta::assert_snapshot!("compare_slide", text.join("\n"));
+}
+
+#[test]
+fn run_writes_identical_files_for_identical_runs() {
+    let dir = std::env::temp_dir().join(format!("tribo-cli-test-{}", std::process::id()));
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    for out in [&a, &b] {
+        let o = tribo(&[
+            "run",
+            "samples/ball/ball.yaml",
+            "--quiet",
+            "--out",
+            out.to_str().expect("path"),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let ta = std::fs::read(a.join("trajectory.csv")).expect("a");
+    let tb = std::fs::read(b.join("trajectory.csv")).expect("b");
+    assert!(ta.len() > 1000);
+    assert!(ta == tb, "trajectory.csv differs between identical runs");
+    let metrics: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("metrics.json")).expect("metrics")).expect("json");
+    assert!(metrics["metrics"]["bounce_ratio"]["value"].is_number());
+    let _ = std::fs::remove_dir_all(&dir);
+}

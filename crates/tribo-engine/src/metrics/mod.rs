@@ -1,0 +1,55 @@
+//! Metrics computed while a run goes: each observes every step and gives one value at the end.
+
+mod apex;
+mod energy;
+mod motion;
+mod value;
+
+pub use value::{format_number, MetricResult, MetricValue};
+
+use tribo_scene::{MetricKind, MetricSpec, Scene};
+
+use crate::{ContactRecord, SceneState};
+
+/// One metric being computed.
+pub trait MetricProbe: Send {
+    /// Look at the state at time `t` (called for the initial state and after every step).
+    fn observe(&mut self, t: f64, scene: &Scene, state: &SceneState, contacts: &[ContactRecord]);
+    fn finish(&self) -> MetricValue;
+}
+
+/// The probe computing `spec`.
+pub fn probe(spec: &MetricSpec) -> Box<dyn MetricProbe> {
+    match &spec.kind {
+        MetricKind::BounceRatio {
+            link,
+            rest_height,
+            min_height,
+            bounces,
+        } => Box::new(apex::BounceRatio::new(*link, *rest_height, *min_height, *bounces)),
+        MetricKind::ApexHeight {
+            link,
+            rest_height,
+            index,
+        } => Box::new(apex::ApexHeight::new(*link, *rest_height, *index)),
+        MetricKind::Displacement { link, window, axis } => {
+            Box::new(motion::Displacement::new(*link, None, *window, *axis))
+        }
+        MetricKind::Slip {
+            link,
+            reference,
+            window,
+            axis,
+        } => Box::new(motion::Displacement::new(*link, Some(*reference), *window, *axis)),
+        MetricKind::Tilt { link, window, reduce } => Box::new(motion::Tilt::new(*link, *window, *reduce)),
+        MetricKind::Fell { link, height } => Box::new(motion::Fell::new(*link, *height)),
+        MetricKind::Held {
+            link,
+            reference,
+            window,
+            distance,
+        } => Box::new(motion::Held::new(*link, *reference, *window, *distance)),
+        MetricKind::MaxPenetration { body } => Box::new(energy::MaxPenetration::new(*body)),
+        MetricKind::EnergyDrift => Box::new(energy::EnergyDrift::default()),
+    }
+}

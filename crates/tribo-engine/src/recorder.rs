@@ -1,0 +1,82 @@
+//! Recorded signals: the columns of `trajectory.csv`.
+
+use std::fmt::Write as _;
+
+use tribo_scene::{SignalKind, SignalSpec};
+
+use crate::{ContactRecord, SceneState};
+
+/// Time series of the recorded signals: one row per recorded step, `time` first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trajectory {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl Trajectory {
+    pub fn new(signals: &[SignalSpec]) -> Self {
+        let mut columns = vec!["time".to_string()];
+        columns.extend(signals.iter().flat_map(SignalSpec::columns));
+        Trajectory {
+            columns,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Append the values of `signals` at time `t`.
+    pub fn record(&mut self, t: f64, signals: &[SignalSpec], state: &SceneState, contacts: &[ContactRecord]) {
+        let mut row = Vec::with_capacity(self.columns.len());
+        row.push(t);
+        for signal in signals {
+            sample(signal, state, contacts, &mut row);
+        }
+        self.rows.push(row);
+    }
+
+    /// CSV text. Numbers use Rust's shortest round-trip formatting, so identical runs give
+    /// byte-identical files.
+    pub fn to_csv(&self) -> String {
+        let mut out = self.columns.join(",");
+        out.push('\n');
+        for row in &self.rows {
+            for (i, v) in row.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "{v}");
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The values of one column.
+    pub fn column(&self, name: &str) -> Option<Vec<f64>> {
+        let i = self.columns.iter().position(|c| c == name)?;
+        Some(self.rows.iter().map(|r| r[i]).collect())
+    }
+}
+
+fn sample(signal: &SignalSpec, state: &SceneState, contacts: &[ContactRecord], row: &mut Vec<f64>) {
+    let link_state = |r: &tribo_scene::LinkRef| &state.bodies[r.body].links[r.link];
+    match &signal.kind {
+        SignalKind::LinkPosition(r) => row.extend(link_state(r).pose.translation.vector.iter()),
+        SignalKind::LinkVelocity(r) => row.extend(link_state(r).linear_velocity.iter()),
+        SignalKind::LinkOrientation(r) => {
+            let (roll, pitch, yaw) = link_state(r).pose.rotation.euler_angles();
+            row.extend([roll, pitch, yaw]);
+        }
+        SignalKind::JointPosition(r) => row.push(state.bodies[r.body].joint_positions[r.link]),
+        SignalKind::ContactForce { on, from } => {
+            let mut total = nalgebra::Vector3::zeros();
+            for c in contacts {
+                if c.b.body == *on && c.a.body == *from {
+                    total += c.force_on_b();
+                } else if c.a.body == *on && c.b.body == *from {
+                    total -= c.force_on_b();
+                }
+            }
+            row.extend(total.iter());
+        }
+    }
+}

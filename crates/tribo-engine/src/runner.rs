@@ -1,0 +1,199 @@
+//! Stepping an engine with its controllers for a project's duration.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tribo_scene::Project;
+
+use crate::metrics::{self, MetricProbe, MetricResult};
+use crate::recorder::Trajectory;
+use crate::{
+    controllers, BuildError, Commands, Control, ControlInput, Controller, EngineOptions, Registry, StepReport,
+};
+
+/// Run settings beyond the project's own.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Override the project's duration, s.
+    pub duration: Option<f64>,
+    /// Record a trajectory row every this many seconds (default: every step).
+    pub record_interval: Option<f64>,
+}
+
+/// What one run of one engine produced.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    pub engine: String,
+    pub steps: u64,
+    /// s.
+    pub simulated_time: f64,
+    pub wall_time: Duration,
+    pub metrics: Vec<MetricResult>,
+    pub trajectory: Trajectory,
+    /// Engine warnings (each distinct message once) and ignored material parameters.
+    pub warnings: Vec<String>,
+    /// Set when the run stopped early: a diverging step (naming body and step) or a controller
+    /// error.
+    pub failure: Option<String>,
+    pub solver: SolverSummary,
+}
+
+impl RunOutcome {
+    pub fn steps_per_second(&self) -> f64 {
+        let secs = self.wall_time.as_secs_f64();
+        if secs > 0.0 {
+            self.steps as f64 / secs
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// Solver effort over the run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SolverSummary {
+    pub mean_iterations: f64,
+    pub max_residual: f64,
+    pub max_contacts: usize,
+    /// Total wall time per stage.
+    pub stages: Vec<(&'static str, Duration)>,
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    UnknownEngine(String),
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    #[error("controller `{name}` failed to start: {reason}")]
+    Controller { name: String, reason: String },
+}
+
+/// Run `project` on the engine called `engine`. `progress(step, total_steps)` is called every step.
+pub fn run(
+    project: &Project,
+    registry: &Registry,
+    engine: &str,
+    options: &RunOptions,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<RunOutcome, RunError> {
+    let factory = registry.get(engine).map_err(RunError::UnknownEngine)?;
+    let engine_options = EngineOptions {
+        node: project.engine_options(engine).cloned(),
+    };
+    let scene = Arc::clone(&project.scene);
+    let mut engine = factory.build(&scene, &engine_options)?;
+    let mut warnings: Vec<String> = crate::ignored_parameter_warnings(&scene, factory.honoured_parameters());
+
+    let dt = project.simulation.time_step;
+    let duration = options.duration.unwrap_or(project.simulation.duration);
+    let total_steps = (duration / dt).round().max(0.0) as u64;
+    let record_every = options.record_interval.map_or(1, |i| ((i / dt).round() as u64).max(1));
+
+    let mut controllers: Vec<Box<dyn Controller>> = project.controllers.iter().map(controllers::build).collect();
+    let mut probes: Vec<Box<dyn MetricProbe>> = project.metrics.iter().map(metrics::probe).collect();
+    let mut trajectory = Trajectory::new(&project.signals);
+    let link_counts = scene.bodies.iter().map(|b| b.model.links.len());
+    let mut commands = Commands::idle(link_counts);
+
+    {
+        let input = ControlInput {
+            time: 0.0,
+            dt,
+            step: 0,
+            scene: &scene,
+            state: engine.state(),
+            contacts: &[],
+        };
+        for c in &mut controllers {
+            c.initialize(&input)
+                .map_err(|reason| RunError::Controller { name: c.name(), reason })?;
+        }
+        for p in &mut probes {
+            p.observe(0.0, &scene, engine.state(), &[]);
+        }
+        trajectory.record(0.0, &project.signals, engine.state(), &[]);
+    }
+
+    let mut summary = SolverSummary::default();
+    let mut iterations_total = 0u64;
+    let mut failure = None;
+    let mut steps = 0u64;
+    let started = Instant::now();
+    while steps < total_steps {
+        let time = steps as f64 * dt;
+        commands.clear();
+        let input = ControlInput {
+            time,
+            dt,
+            step: steps,
+            scene: &scene,
+            state: engine.state(),
+            contacts: engine.contacts(),
+        };
+        let mut finished = false;
+        for c in &mut controllers {
+            if c.control(&input, &mut commands) == Control::Finished && c.can_end_run() {
+                finished = true;
+            }
+        }
+        if finished {
+            break;
+        }
+        let report = match engine.step(dt, &commands) {
+            Ok(r) => r,
+            Err(e) => {
+                failure = Some(e.to_string());
+                break;
+            }
+        };
+        steps += 1;
+        let t = steps as f64 * dt;
+        absorb(&mut summary, &mut iterations_total, &mut warnings, report);
+        for p in &mut probes {
+            p.observe(t, &scene, engine.state(), engine.contacts());
+        }
+        if steps.is_multiple_of(record_every) || steps == total_steps {
+            trajectory.record(t, &project.signals, engine.state(), engine.contacts());
+        }
+        progress(steps, total_steps);
+    }
+    let wall_time = started.elapsed();
+    if steps > 0 {
+        summary.mean_iterations = iterations_total as f64 / steps as f64;
+    }
+    let metrics = project
+        .metrics
+        .iter()
+        .zip(&probes)
+        .map(|(spec, p)| MetricResult::new(spec, p.finish()))
+        .collect();
+    Ok(RunOutcome {
+        engine: engine.name().to_string(),
+        steps,
+        simulated_time: steps as f64 * dt,
+        wall_time,
+        metrics,
+        trajectory,
+        warnings,
+        failure,
+        solver: summary,
+    })
+}
+
+fn absorb(summary: &mut SolverSummary, iterations: &mut u64, warnings: &mut Vec<String>, report: StepReport) {
+    *iterations += u64::from(report.iterations);
+    summary.max_residual = summary.max_residual.max(report.residual);
+    summary.max_contacts = summary.max_contacts.max(report.contacts);
+    for w in report.warnings {
+        if !warnings.contains(&w) {
+            warnings.push(w);
+        }
+    }
+    for (stage, time) in report.stages {
+        match summary.stages.iter_mut().find(|(s, _)| *s == stage) {
+            Some((_, total)) => *total += time,
+            None => summary.stages.push((stage, time)),
+        }
+    }
+}

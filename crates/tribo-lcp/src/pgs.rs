@@ -1,0 +1,347 @@
+//! Projected Gauss–Seidel (chapter §4.2.3), for the plain LCP and, block by block, for contacts.
+//!
+//! **LCP.** One sweep visits i = 0..n in order and sets, with the latest values of every λⱼ,
+//!
+//! λᵢ ← max(0, λᵢ − ω (Σⱼ Aᵢⱼλⱼ + bᵢ) / Aᵢᵢ),  ω ∈ (0, 2)
+//!
+//! (the chapter's iteration formula; exercise 4.5: it converges for symmetric positive definite A).
+//!
+//! **Contacts** (block Gauss–Seidel, in the manner of the AIST solver). For contact c = 0..n in order:
+//!
+//! 1. normal: λₙ ← max(0, λₙ − ω wₙ / Aₙₙ), with wₙ = (Aλ + b)ₙ;
+//! 2. friction, with the tangential velocity recomputed from the new λₙ and the radius r = μλₙ:
+//!    - box: for k = 1, 2 in turn, λₜₖ ← clamp(λₜₖ − ω wₜₖ / Aₜₖₜₖ, −r, r);
+//!    - pyramid and cone: λₜ ← Π_F(r)(λₜ − ω s wₜ), with one step s = 1/λ_max(Aₜₜ) for both tangents
+//!      (Aₜₜ the contact's 2×2 tangential block). A scalar step keeps the fixed point the maximum
+//!      dissipation condition wₜᵀ(λₜ' − λₜ) ≥ 0 for all λₜ' ∈ F(r); a per-axis step would tilt it by
+//!      the block's anisotropy. The cone projection is the "scale back onto the circle" of the AIST
+//!      solver; the pyramid projection is the Euclidean one onto the inscribed polygon
+//!      ([`crate::friction::project_onto_polygon`]).
+//!
+//! The pyramid fixed point is the solution of the Stewart–Trinkle LCP that [`crate::lemke`] solves
+//! (same normal complementarity, same maximum dissipation over the same polygon), which the tests use.
+//!
+//! **Termination.** During a sweep the solver records the natural-map residual of each row just before
+//! updating it (free, since wᵢ is computed anyway). When that sweep residual is at most the tolerance,
+//! the exact residual of the final λ is computed with one product Aλ (see [`crate::report`]); the solve
+//! stops when that is at most the tolerance too, or after `max_iterations` sweeps. Reaching the cap is
+//! not an error (fixed-iteration PGS is the usual real-time choice): the report says `converged: false`.
+//!
+//! **Warm start.** λ is read on entry (for example last step's impulses) and projected onto the
+//! feasible set before the first sweep. The sweep allocates nothing; [`Pgs`] keeps its two scratch
+//! vectors between calls.
+
+use nalgebra::DVector;
+
+use crate::contact::ContactProblem;
+use crate::delassus::DelassusRows;
+use crate::error::{check_finite, check_len, Error, Result};
+use crate::friction::FrictionModel;
+use crate::lcp::Lcp;
+use crate::report::{contact_report, lcp_report, SolveReport};
+
+/// Options of projected Gauss–Seidel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PgsOptions {
+    /// ω, the over-relaxation factor, in (0, 2). Default 1 (plain Gauss–Seidel).
+    pub relaxation: f64,
+    /// Stop when the natural-map residual is at most this (≥ 0; mixed N·s / m/s). Default 1e-9.
+    pub tolerance: f64,
+    /// Sweep cap. Default 1000.
+    pub max_iterations: usize,
+}
+
+impl Default for PgsOptions {
+    fn default() -> Self {
+        Self {
+            relaxation: 1.0,
+            tolerance: 1e-9,
+            max_iterations: 1000,
+        }
+    }
+}
+
+impl PgsOptions {
+    /// Check the ranges.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.relaxation > 0.0 && self.relaxation < 2.0) {
+            return Err(Error::InvalidOption {
+                name: "relaxation",
+                value: self.relaxation,
+                expected: "0 < ω < 2",
+            });
+        }
+        if !(self.tolerance.is_finite() && self.tolerance >= 0.0) {
+            return Err(Error::InvalidOption {
+                name: "tolerance",
+                value: self.tolerance,
+                expected: "a finite number ≥ 0",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A projected Gauss–Seidel solver with reusable scratch space (one per engine, called every step).
+#[derive(Debug, Clone, Default)]
+pub struct Pgs {
+    /// The options used by every solve.
+    pub options: PgsOptions,
+    inverse_diagonal: Vec<f64>,
+    tangent_step: Vec<f64>,
+}
+
+impl Pgs {
+    /// A solver with these options.
+    pub fn new(options: PgsOptions) -> Self {
+        Self {
+            options,
+            inverse_diagonal: Vec::new(),
+            tangent_step: Vec::new(),
+        }
+    }
+
+    /// Solve 0 ≤ λ ⊥ Aλ + b ≥ 0. `lambda` is the warm start on entry and the solution on return.
+    pub fn solve_lcp<D: DelassusRows + ?Sized>(
+        &mut self,
+        a: &D,
+        b: &DVector<f64>,
+        lambda: &mut DVector<f64>,
+    ) -> Result<SolveReport> {
+        self.options.validate()?;
+        let n = a.dim();
+        check_len("b", n, b.len())?;
+        check_len("initial λ", n, lambda.len())?;
+        check_finite("b", b.as_slice())?;
+        check_finite("initial λ", lambda.as_slice())?;
+        self.inverse_diagonal.clear();
+        for row in 0..n {
+            let value = a.entry(row, row);
+            if !(value.is_finite() && value > 0.0) {
+                return Err(Error::NonPositiveDiagonal { row, value });
+            }
+            self.inverse_diagonal.push(1.0 / value);
+        }
+        lambda.iter_mut().for_each(|l| *l = l.max(0.0));
+
+        let PgsOptions {
+            relaxation: omega,
+            tolerance,
+            max_iterations,
+        } = self.options;
+        let lam = lambda.as_mut_slice();
+        for iteration in 1..=max_iterations {
+            let mut sweep_residual = 0.0_f64;
+            for ((row, bi), inv) in b.iter().enumerate().zip(&self.inverse_diagonal) {
+                let w = a.row_dot(row, lam) + bi;
+                if !w.is_finite() {
+                    return Err(Error::Diverged { iteration });
+                }
+                let Some(li) = lam.get_mut(row) else { break };
+                sweep_residual = sweep_residual.max(li.min(w).abs());
+                *li = (*li - omega * w * inv).max(0.0);
+            }
+            if sweep_residual <= tolerance {
+                let report = lcp_report(a, b, &DVector::from_column_slice(lam), iteration, tolerance);
+                if report.converged {
+                    return Ok(report);
+                }
+            }
+        }
+        Ok(lcp_report(a, b, lambda, max_iterations, tolerance))
+    }
+
+    /// Solve the frictional contact problem by block projected Gauss–Seidel (module docs).
+    /// `lambda` (3 per contact: normal, t₁, t₂) is the warm start on entry and the solution on return.
+    pub fn solve_contacts<D: DelassusRows>(
+        &mut self,
+        problem: &ContactProblem<D>,
+        lambda: &mut DVector<f64>,
+    ) -> Result<SolveReport> {
+        self.options.validate()?;
+        problem.validate()?;
+        check_len("initial λ", problem.free_velocity.len(), lambda.len())?;
+        check_finite("initial λ", lambda.as_slice())?;
+        self.prepare_contact_steps(problem)?;
+
+        // Warm start: project onto the feasible set.
+        for (friction, l) in problem.contacts.iter().zip(lambda.as_mut_slice().chunks_exact_mut(3)) {
+            l[0] = l[0].max(0.0);
+            let t = friction.model.project([l[1], l[2]], friction.mu * l[0]);
+            (l[1], l[2]) = (t[0], t[1]);
+        }
+
+        let PgsOptions {
+            relaxation: omega,
+            tolerance,
+            max_iterations,
+        } = self.options;
+        let a = &problem.delassus;
+        let b = problem.free_velocity.as_slice();
+        let lam = lambda.as_mut_slice();
+        for iteration in 1..=max_iterations {
+            let mut sweep_residual = 0.0_f64;
+            for (contact, friction) in problem.contacts.iter().enumerate() {
+                let base = 3 * contact;
+                let (Some(bc), Some(inv), Some(&step)) = (
+                    b.get(base..base + 3),
+                    self.inverse_diagonal.get(base..base + 3),
+                    self.tangent_step.get(contact),
+                ) else {
+                    break;
+                };
+
+                // 1. Normal row.
+                let wn = a.row_dot(base, lam) + bc[0];
+                let Some(ln) = lam.get_mut(base) else { break };
+                let old_ln = *ln;
+                *ln = (old_ln - omega * wn * inv[0]).max(0.0);
+                let ln = *ln;
+                let radius = friction.mu * ln;
+
+                // 2. Tangential pair, with velocities from the updated normal impulse.
+                let w1 = a.row_dot(base + 1, lam) + bc[1];
+                if friction.model == FrictionModel::Box {
+                    let Some(t1) = lam.get_mut(base + 1) else { break };
+                    let res1 = (*t1 - (*t1 - w1).clamp(-radius, radius)).abs();
+                    *t1 = (*t1 - omega * w1 * inv[1]).clamp(-radius, radius);
+                    let w2 = a.row_dot(base + 2, lam) + bc[2];
+                    let Some(t2) = lam.get_mut(base + 2) else { break };
+                    let res2 = (*t2 - (*t2 - w2).clamp(-radius, radius)).abs();
+                    *t2 = (*t2 - omega * w2 * inv[2]).clamp(-radius, radius);
+                    if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
+                        return Err(Error::Diverged { iteration });
+                    }
+                    sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res1).max(res2);
+                } else {
+                    let w2 = a.row_dot(base + 2, lam) + bc[2];
+                    if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
+                        return Err(Error::Diverged { iteration });
+                    }
+                    let Some(t) = lam.get_mut(base + 1..base + 3) else {
+                        break;
+                    };
+                    let natural = friction.model.project([t[0] - w1, t[1] - w2], radius);
+                    let res_t = (t[0] - natural[0]).abs().max((t[1] - natural[1]).abs());
+                    let next = friction
+                        .model
+                        .project([t[0] - omega * step * w1, t[1] - omega * step * w2], radius);
+                    (t[0], t[1]) = (next[0], next[1]);
+                    sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res_t);
+                }
+            }
+            if sweep_residual <= tolerance {
+                let report = contact_report(problem, &DVector::from_column_slice(lam), iteration, tolerance);
+                if report.converged {
+                    return Ok(report);
+                }
+            }
+        }
+        Ok(contact_report(problem, lambda, max_iterations, tolerance))
+    }
+
+    /// Per-row 1/Aᵢᵢ and per-contact tangential step 1/λ_max(Aₜₜ) (symmetric part of the 2×2 block).
+    fn prepare_contact_steps<D: DelassusRows>(&mut self, problem: &ContactProblem<D>) -> Result<()> {
+        let a = &problem.delassus;
+        self.inverse_diagonal.clear();
+        self.tangent_step.clear();
+        for contact in 0..problem.contacts.len() {
+            let base = 3 * contact;
+            for row in base..base + 3 {
+                let value = a.entry(row, row);
+                if !(value.is_finite() && value > 0.0) {
+                    return Err(Error::NonPositiveDiagonal { row, value });
+                }
+                self.inverse_diagonal.push(1.0 / value);
+            }
+            let (p, q) = (a.entry(base + 1, base + 1), a.entry(base + 2, base + 2));
+            let off = 0.5 * (a.entry(base + 1, base + 2) + a.entry(base + 2, base + 1));
+            let largest = 0.5 * (p + q) + (0.25 * (p - q) * (p - q) + off * off).sqrt();
+            self.tangent_step.push(1.0 / largest);
+        }
+        Ok(())
+    }
+}
+
+/// Solve an LCP by projected Gauss–Seidel from λ = 0.
+pub fn solve_lcp_pgs(lcp: &Lcp, options: &PgsOptions) -> Result<(DVector<f64>, SolveReport)> {
+    lcp.validate()?;
+    let mut lambda = DVector::zeros(lcp.dim());
+    let report = Pgs::new(*options).solve_lcp(&lcp.a, &lcp.b, &mut lambda)?;
+    Ok((lambda, report))
+}
+
+/// Solve a contact problem by block projected Gauss–Seidel from λ = 0.
+pub fn solve_contacts_pgs<D: DelassusRows>(
+    problem: &ContactProblem<D>,
+    options: &PgsOptions,
+) -> Result<(DVector<f64>, SolveReport)> {
+    let mut lambda = DVector::zeros(problem.free_velocity.len());
+    let report = Pgs::new(*options).solve_contacts(problem, &mut lambda)?;
+    Ok((lambda, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::DMatrix;
+
+    #[test]
+    fn two_by_two_lcp_with_one_active_row() {
+        // A = [[2, 1], [1, 2]], b = [−2, 1]: λ = (1, 0), w = (0, 2).
+        let lcp = Lcp::new(
+            DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]),
+            DVector::from_vec(vec![-2.0, 1.0]),
+        )
+        .expect("valid");
+        let (lambda, report) = solve_lcp_pgs(&lcp, &PgsOptions::default()).expect("solves");
+        assert!((lambda[0] - 1.0).abs() < 1e-12 && lambda[1] == 0.0, "{lambda}");
+        assert!(report.converged && report.iterations <= 3, "{report:?}");
+    }
+
+    #[test]
+    fn options_and_inputs_are_checked() {
+        let a = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, 0.0]);
+        let b = DVector::from_vec(vec![-1.0, -1.0]);
+        let mut lambda = DVector::zeros(2);
+        let mut pgs = Pgs::new(PgsOptions::default());
+        assert_eq!(
+            pgs.solve_lcp(&a, &b, &mut lambda),
+            Err(Error::NonPositiveDiagonal { row: 1, value: 0.0 })
+        );
+        let mut short = DVector::zeros(1);
+        assert!(matches!(
+            pgs.solve_lcp(&a, &b, &mut short),
+            Err(Error::DimensionMismatch { .. })
+        ));
+        pgs.options.relaxation = 2.0;
+        assert!(matches!(
+            pgs.solve_lcp(&a, &b, &mut lambda),
+            Err(Error::InvalidOption { name: "relaxation", .. })
+        ));
+    }
+
+    #[test]
+    fn divergence_is_an_error_not_nan() {
+        let a = DMatrix::from_row_slice(2, 2, &[1.0, f64::INFINITY, 0.0, 1.0]);
+        let b = DVector::from_vec(vec![-1.0, -1.0]);
+        let mut lambda = DVector::zeros(2);
+        let result = Pgs::new(PgsOptions::default()).solve_lcp(&a, &b, &mut lambda);
+        assert!(matches!(result, Err(Error::Diverged { .. })), "{result:?}");
+    }
+
+    #[test]
+    fn warm_start_from_the_solution_stops_at_once() {
+        let lcp = Lcp::new(
+            DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]),
+            DVector::from_vec(vec![-2.0, 1.0]),
+        )
+        .expect("valid");
+        let mut lambda = DVector::from_vec(vec![1.0, 0.0]);
+        let report = Pgs::new(PgsOptions::default())
+            .solve_lcp(&lcp.a, &lcp.b, &mut lambda)
+            .expect("solves");
+        assert_eq!(report.iterations, 1);
+        assert!(report.converged);
+    }
+}

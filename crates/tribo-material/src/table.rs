@@ -1,0 +1,383 @@
+//! Loading and merging material tables (Choreonoid `MaterialTable::load` and `merge`,
+//! choreonoid-formats.md §1.2 and §1.4).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use tribo_yaml::{closest, parse_file, parse_str, Diagnostic, Error, Map, Node, Value};
+
+use crate::contact::{pairs_of, parse_contact, ContactMaterial};
+use crate::material::{parse_material, Material};
+use crate::names::{canonical, pair_key};
+use crate::provenance::entry_location;
+
+/// The file name the built-in default table reports in locations.
+pub const BUILTIN_DEFAULT_FILE: &str = "${SHARE}/default/materials.yaml";
+
+/// Choreonoid's `share/default/materials.yaml` (MIT, see `share/default/LICENSE-choreonoid.txt`),
+/// embedded so the tool never needs the file at run time.
+pub const BUILTIN_DEFAULT_TEXT: &str = include_str!("../../../share/default/materials.yaml");
+
+/// The top-level keys a table file reads.
+const TOP_LEVEL_KEYS: [&str; 3] = ["materials", "contact_materials", "contactMaterials"];
+
+/// A material table: materials by name and contact materials by unordered pair of names.
+///
+/// Entries keep file order (a redefinition keeps the first one's place), so listings are stable.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MaterialTable {
+    materials: Vec<Material>,
+    material_index: BTreeMap<String, usize>,
+    pairs: Vec<PairEntry>,
+    pair_index: BTreeMap<(String, String), usize>,
+}
+
+/// One unordered pair of material names and its contact material.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairEntry {
+    /// The two names as written in the entry (in entry order).
+    pub names: [String; 2],
+    pub contact: ContactMaterial,
+}
+
+/// A table read from a file, with the warnings reading it produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub table: MaterialTable,
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl MaterialTable {
+    /// Choreonoid's default table, from the embedded copy of `share/default/materials.yaml`.
+    pub fn builtin_default() -> Result<MaterialTable, Error> {
+        Self::parse_str(BUILTIN_DEFAULT_TEXT, BUILTIN_DEFAULT_FILE).map(|loaded| loaded.table)
+    }
+
+    /// Read a material table file. Locations name the path as given.
+    pub fn load_file(path: &Path) -> Result<Loaded, Error> {
+        Self::from_node(&parse_file(path)?)
+    }
+
+    /// Parse a material table from text; `file` names it in locations.
+    pub fn parse_str(text: &str, file: &str) -> Result<Loaded, Error> {
+        Self::from_node(&parse_str(text, file)?)
+    }
+
+    /// Read a material table from a YAML tree (a file, or a table embedded in a project file).
+    ///
+    /// Unlike Choreonoid, which warns and skips a material without a name and keeps the entries
+    /// read before a bad contact material, any malformed entry makes the whole table an error.
+    pub fn from_node(root: &Node) -> Result<Loaded, Error> {
+        let top = root.as_map().map_err(|_| {
+            root.error(format!(
+                "expected a material table (a mapping with `materials` and `contact_materials`), found {}",
+                root.kind_name()
+            ))
+        })?;
+        let mut table = MaterialTable::default();
+        let mut warnings = top_level_warnings(top);
+        for item in list(top, "materials", "materials")? {
+            let (material, material_warnings) = parse_material(item)?;
+            warnings.extend(material_warnings);
+            if let Some(previous) = table.material(&material.name) {
+                warnings.push(Diagnostic::warning(
+                    entry_location(item),
+                    format!(
+                        "material `{}` is defined again; this definition replaces the one at {} (the last one wins)",
+                        material.name,
+                        previous
+                            .origin
+                            .as_ref()
+                            .map_or_else(|| "?".to_string(), |o| o.location.to_string()),
+                    ),
+                ));
+            }
+            table.insert_material(material);
+        }
+        let (contact_key, contact_warnings) = contact_list_key(top);
+        warnings.extend(contact_warnings);
+        if let Some(key) = contact_key {
+            for item in list(top, key, "contact materials")? {
+                let parsed = parse_contact(item)?;
+                warnings.extend(parsed.warnings);
+                let here = entry_location(item);
+                for (a, b) in pairs_of(&parsed.names) {
+                    if let Some(previous) = table.pair_entry(a, b) {
+                        let at = &previous.contact.origin.location;
+                        if *at != here {
+                            warnings.push(Diagnostic::warning(
+                                here.clone(),
+                                format!(
+                                    "contact material [{a}, {b}] is defined again; this entry replaces the one at \
+                                     {at} (the last one wins)"
+                                ),
+                            ));
+                        }
+                    }
+                    table.insert_pair(a, b, parsed.contact.clone());
+                }
+            }
+        }
+        Ok(Loaded { table, warnings })
+    }
+
+    /// Merge `later` into this table (Choreonoid `MaterialTable::merge`, MaterialTable.cpp:242-252):
+    /// each material and each pair `later` defines replaces this table's whole entry; there is no
+    /// field-wise merge. Entries `later` does not mention are kept.
+    pub fn merge(&mut self, later: &MaterialTable) {
+        for material in &later.materials {
+            self.insert_material(material.clone());
+        }
+        for entry in &later.pairs {
+            self.insert_pair(&entry.names[0], &entry.names[1], entry.contact.clone());
+        }
+    }
+
+    /// A copy of `base` with each of `later` merged in order: the table a simulation uses
+    /// (WorldItem.cpp:562-584, with the copy Choreonoid intends rather than its aliasing).
+    pub fn merged<'a>(base: &MaterialTable, later: impl IntoIterator<Item = &'a MaterialTable>) -> MaterialTable {
+        let mut table = base.clone();
+        for t in later {
+            table.merge(t);
+        }
+        table
+    }
+
+    /// Add or replace a material (replacement keeps the first definition's place in the listing).
+    pub fn insert_material(&mut self, material: Material) {
+        let key = canonical(&material.name).to_string();
+        match self.material_index.get(&key).and_then(|&i| self.materials.get_mut(i)) {
+            Some(slot) => *slot = material,
+            None => {
+                self.material_index.insert(key, self.materials.len());
+                self.materials.push(material);
+            }
+        }
+    }
+
+    /// Add or replace the contact material of the unordered pair (a, b).
+    pub fn insert_pair(&mut self, a: &str, b: &str, contact: ContactMaterial) {
+        let entry = PairEntry {
+            names: [a.to_string(), b.to_string()],
+            contact,
+        };
+        let key = pair_key(a, b);
+        match self.pair_index.get(&key).and_then(|&i| self.pairs.get_mut(i)) {
+            Some(slot) => *slot = entry,
+            None => {
+                self.pair_index.insert(key, self.pairs.len());
+                self.pairs.push(entry);
+            }
+        }
+    }
+
+    /// The material's own entry (`default` and `Default` are one name), if the table has one.
+    pub fn material(&self, name: &str) -> Option<&Material> {
+        self.material_index
+            .get(canonical(name))
+            .and_then(|&i| self.materials.get(i))
+    }
+
+    /// The explicit contact-material entry of the unordered pair (a, b), if the table has one.
+    pub fn pair_entry(&self, a: &str, b: &str) -> Option<&PairEntry> {
+        self.pair_index.get(&pair_key(a, b)).and_then(|&i| self.pairs.get(i))
+    }
+
+    /// The materials, in the order they were first defined.
+    pub fn materials(&self) -> &[Material] {
+        &self.materials
+    }
+
+    /// The pair entries, in the order they were first defined.
+    pub fn pairs(&self) -> &[PairEntry] {
+        &self.pairs
+    }
+
+    /// Every name the table knows: the materials, then names that appear only in pair entries,
+    /// each once (canonical spelling for the default material), in first-definition order.
+    pub fn known_names(&self) -> Vec<&str> {
+        let mut seen = std::collections::BTreeSet::new();
+        let materials = self.materials.iter().map(|m| m.name.as_str());
+        let paired = self.pairs.iter().flat_map(|p| p.names.iter().map(String::as_str));
+        materials
+            .chain(paired)
+            .map(canonical)
+            .filter(|n| seen.insert(*n))
+            .collect()
+    }
+
+    /// Whether the table mentions `name`, as a material or in a pair entry.
+    pub fn knows(&self, name: &str) -> bool {
+        let name = canonical(name);
+        self.material_index.contains_key(name) || self.pair_index.keys().any(|(a, b)| a == name || b == name)
+    }
+}
+
+/// The list under `key`, or nothing if absent or empty (`materials:` with no value).
+fn list<'a>(top: &'a Map, key: &str, what: &str) -> Result<&'a [Node], Error> {
+    match top.get(key) {
+        None => Ok(&[]),
+        Some(node) => match &node.value {
+            Value::Null => Ok(&[]),
+            Value::Seq(items) => Ok(items),
+            _ => Err(Error::error(
+                entry_location(node),
+                format!("`{key}` must be a list of {what}, found {}", node.kind_name()),
+            )),
+        },
+    }
+}
+
+/// Which key holds the contact materials (MaterialTable.cpp:255-341): `contact_materials` if it is
+/// a list, else `contactMaterials`; the two are never combined. Warnings for a spelling that is
+/// present but not used.
+fn contact_list_key(top: &Map) -> (Option<&'static str>, Vec<Diagnostic>) {
+    let is_list = |node: &Node| matches!(node.value, Value::Seq(_));
+    let snake = top.entry("contact_materials");
+    let camel = top.entry("contactMaterials");
+    match (snake, camel) {
+        (Some(s), Some(c)) if is_list(&s.value) => (
+            Some("contact_materials"),
+            vec![Diagnostic::warning(
+                c.key_location.clone(),
+                "`contactMaterials` is ignored because `contact_materials` is given",
+            )],
+        ),
+        (Some(s), Some(_)) => (
+            Some("contactMaterials"),
+            vec![Diagnostic::warning(
+                s.key_location.clone(),
+                format!(
+                    "`contact_materials` is ignored because it is {} rather than a list; `contactMaterials` is used",
+                    s.value.kind_name()
+                ),
+            )],
+        ),
+        (Some(_), None) => (Some("contact_materials"), Vec::new()),
+        (None, Some(_)) => (Some("contactMaterials"), Vec::new()),
+        (None, None) => (None, Vec::new()),
+    }
+}
+
+/// Other top-level keys are ignored (they often only hold YAML anchors), but one that looks like a
+/// misspelling of a table key is reported.
+fn top_level_warnings(top: &Map) -> Vec<Diagnostic> {
+    top.entries
+        .iter()
+        .filter(|e| !TOP_LEVEL_KEYS.contains(&e.key.as_str()))
+        .filter_map(|e| {
+            closest(&e.key, TOP_LEVEL_KEYS).map(|known| {
+                Diagnostic::warning(
+                    e.key_location.clone(),
+                    format!("top-level key `{}` is ignored (did you mean `{known}`?)", e.key),
+                )
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Loaded {
+        MaterialTable::parse_str(text, "t.yaml").expect("table")
+    }
+
+    #[test]
+    fn builtin_default_parses_without_warnings() {
+        let loaded = MaterialTable::parse_str(BUILTIN_DEFAULT_TEXT, BUILTIN_DEFAULT_FILE).expect("default");
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        assert_eq!(loaded.table.materials().len(), 17);
+        assert_eq!(loaded.table.pairs().len(), 18);
+    }
+
+    #[test]
+    fn n_names_give_every_pair() {
+        let t = load("contact_materials:\n  - {materials: [A, B, C], friction: 0.2}\n").table;
+        assert_eq!(t.pairs().len(), 3);
+        for (a, b) in [("A", "B"), ("C", "A"), ("B", "C")] {
+            assert_eq!(
+                t.pair_entry(a, b).map(|p| p.contact.static_friction),
+                Some(0.2),
+                "{a}/{b}"
+            );
+        }
+        assert!(t.pair_entry("A", "A").is_none(), "no self pair unless a name repeats");
+        assert!(t.knows("C") && !t.knows("D"));
+    }
+
+    #[test]
+    fn duplicates_warn_and_last_wins() {
+        let loaded = load(
+            "materials:\n  - {name: A, roughness: 0.1}\n  - {name: B}\n  - {name: A, roughness: 0.2}\n\
+             contact_materials:\n  - {materials: [A, B], friction: 0.1}\n  - {materials: [B, A], friction: 0.2}\n",
+        );
+        let t = &loaded.table;
+        assert_eq!(t.material("A").map(|m| m.roughness), Some(0.2));
+        assert_eq!(t.materials()[0].name, "A", "a redefinition keeps its place");
+        assert_eq!(t.pair_entry("A", "B").map(|p| p.contact.static_friction), Some(0.2));
+        let messages: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "t.yaml:4:5: warning: material `A` is defined again; this definition replaces the one at t.yaml:2:5 \
+                 (the last one wins)",
+                "t.yaml:7:5: warning: contact material [B, A] is defined again; this entry replaces the one at \
+                 t.yaml:6:5 (the last one wins)",
+            ]
+        );
+    }
+
+    #[test]
+    fn default_spellings_are_one_material() {
+        let t = load("materials:\n  - {name: default, roughness: 0.3}\n").table;
+        assert_eq!(t.material("Default").map(|m| m.roughness), Some(0.3));
+        assert_eq!(t.material("").map(|m| m.roughness), Some(0.3));
+    }
+
+    #[test]
+    fn contact_list_spellings() {
+        let both = load("contact_materials: [{materials: [A, B]}]\ncontactMaterials: [{materials: [C, D]}]\n");
+        assert!(both.table.pair_entry("A", "B").is_some() && both.table.pair_entry("C", "D").is_none());
+        assert_eq!(both.warnings.len(), 1);
+        let camel = load("contact_materials: 3\ncontactMaterials: [{materials: [C, D]}]\n");
+        assert!(camel.table.pair_entry("C", "D").is_some());
+        assert_eq!(camel.warnings.len(), 1);
+        let err = MaterialTable::parse_str("contact_materials: 3\n", "t.yaml").expect_err("not a list");
+        assert_eq!(
+            err.to_string(),
+            "t.yaml:1:20: `contact_materials` must be a list of contact materials, found `3`"
+        );
+    }
+
+    #[test]
+    fn other_top_level_keys_are_ignored_unless_they_look_like_typos() {
+        let loaded = load(
+            "DEFAULT_CONTACT_MATERIAL: &X {friction: 0.3}\nmaterial:\n  - {name: A}\n\
+             contact_materials:\n  - {<<: *X, materials: [A, B]}\n",
+        );
+        assert_eq!(
+            loaded.table.pair_entry("A", "B").map(|p| p.contact.static_friction),
+            Some(0.3)
+        );
+        assert!(loaded.table.materials().is_empty());
+        let messages: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            ["t.yaml:2:1: warning: top-level key `material` is ignored (did you mean `materials`?)"]
+        );
+    }
+
+    #[test]
+    fn merge_replaces_whole_entries() {
+        let mut base = load("materials:\n  - {name: A, roughness: 0.1, density: 3}\n  - {name: B}\n").table;
+        let later = load("materials:\n  - {name: A, viscosity: 0.2}\n  - {name: C}\n").table;
+        base.merge(&later);
+        let a = base.material("A").expect("A");
+        assert_eq!((a.roughness, a.viscosity), (0.5, 0.2), "no field-wise merge");
+        assert!(a.extras.is_empty(), "extras of the replaced entry are gone");
+        let names: Vec<_> = base.materials().iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["A", "B", "C"]);
+    }
+}

@@ -1,0 +1,415 @@
+//! A link's `elements` tree (choreonoid-formats.md §2.6; StdBodyLoader `readElementContents`,
+//! `readNode`, `readTransformContents`, `readVisualOrCollision`): shapes, RigidBody mass
+//! contributions and devices, through the nested Transform frames.
+
+use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Node, Value};
+
+use super::geometry::{read_shape, ShapeContent};
+use super::mass::{read_inertia, read_mass, RigidBody, COM_KEYS};
+use super::pose::{read_local_transform, Frame};
+use super::units::AngleUnit;
+use crate::Shape;
+use nalgebra::{Matrix3, Vector3};
+
+/// Deeper nesting than this is certainly not a model (and would only exhaust the stack).
+const MAX_DEPTH: usize = 64;
+
+/// Node types the body loader handles itself.
+const STRUCTURAL: [&str; 7] = [
+    "Skip",
+    "Group",
+    "Transform",
+    "RigidBody",
+    "Visual",
+    "Collision",
+    "Resource",
+];
+
+/// Device node types: they load (with their child shapes) but tribo's engines do not simulate them.
+const DEVICES: [&str; 16] = [
+    "AccelerationSensor",
+    "RateGyroSensor",
+    "IMU",
+    "ForceSensor",
+    "Camera",
+    "CameraDevice",
+    "RangeSensor",
+    "PointLight",
+    "SpotLight",
+    "Holder",
+    "Attachment",
+    "Conveyor",
+    "DigitalIO",
+    "MarkerDevice",
+    "ZmpDevice",
+    "LivoxMid360",
+];
+
+/// Scene-graph node types with nothing to collide.
+const SCENE_ONLY: [&str; 7] = [
+    "LineSet",
+    "DirectionalLight",
+    "PerspectiveCamera",
+    "OrthographicCamera",
+    "Fog",
+    "Text",
+    "Node",
+];
+
+/// What a link's elements hold, in the link frame.
+#[derive(Debug, Clone, Default)]
+pub struct LinkElements {
+    /// Collision shapes (after the Visual/Collision split).
+    pub shapes: Vec<Shape>,
+    pub rigid_bodies: Vec<RigidBody>,
+}
+
+/// Read `elements` of link `link_name`. Notes (devices, unsupported geometry, …) go to `notes`.
+pub fn read_link_elements(
+    elements: &Node,
+    unit: AngleUnit,
+    link_name: &str,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<LinkElements, Error> {
+    let mut walker = Walker {
+        unit,
+        link_name,
+        notes,
+        items: Vec::new(),
+        rigid_bodies: Vec::new(),
+        split: false,
+    };
+    walker.elements(elements, &Frame::link(), Model::Both, 0)?;
+    let Walker {
+        items,
+        rigid_bodies,
+        split,
+        notes,
+        ..
+    } = walker;
+    let mut shapes = Vec::new();
+    for (model, content) in items {
+        // With any Visual/Collision node, Visual-only shapes are not collided; otherwise all are.
+        if split && model == Model::Visual {
+            continue;
+        }
+        match content {
+            ShapeContent::Primitive(shape) => shapes.push(shape),
+            ShapeContent::Unsupported { type_name, location } => notes.push(Diagnostic::warning(
+                location,
+                format!(
+                    "geometry `{type_name}` is not collided by tribo's engines yet; link `{link_name}` has no \
+                     collision shape from it"
+                ),
+            )),
+        }
+    }
+    Ok(LinkElements { shapes, rigid_bodies })
+}
+
+/// Which model a shape belongs to (StdBodyLoader `currentModelType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Model {
+    Both,
+    Visual,
+    Collision,
+}
+
+struct Walker<'a> {
+    unit: AngleUnit,
+    link_name: &'a str,
+    notes: &'a mut Vec<Diagnostic>,
+    items: Vec<(Model, ShapeContent)>,
+    rigid_bodies: Vec<RigidBody>,
+    /// A Visual or Collision node produced content.
+    split: bool,
+}
+
+impl Walker<'_> {
+    /// An `elements` value: a list of typed mappings, one typed mapping, or a mapping keyed by
+    /// type. Returns whether any scene content was produced.
+    fn elements(&mut self, node: &Node, frame: &Frame, model: Model, depth: usize) -> Result<bool, Error> {
+        if depth > MAX_DEPTH {
+            return Err(node.error(format!("elements are nested more than {MAX_DEPTH} levels deep")));
+        }
+        let mut produced = false;
+        match &node.value {
+            Value::Seq(items) => {
+                for item in items {
+                    let f = Fields::new(item, "an element")?;
+                    let type_node = f.required(&["type"])?;
+                    produced |= self.node(item, type_node.as_name()?, type_node, frame, model, depth)?;
+                }
+            }
+            Value::Map(map) => match map.get("type") {
+                Some(type_node) => produced |= self.node(node, type_node.as_name()?, type_node, frame, model, depth)?,
+                None => {
+                    for entry in &map.entries {
+                        let element = &entry.value;
+                        Fields::new(element, &format!("a `{}` element", entry.key))?;
+                        produced |= self.node(element, &entry.key, element, frame, model, depth)?;
+                    }
+                }
+            },
+            _ => {
+                return Err(node.error(format!(
+                    "expected `elements` to be a list or a mapping, found {}",
+                    node.kind_name()
+                )))
+            }
+        }
+        Ok(produced)
+    }
+
+    /// One element of type `type_name` (`type_at` locates the type for errors).
+    fn node(
+        &mut self,
+        node: &Node,
+        type_name: &str,
+        type_at: &Node,
+        frame: &Frame,
+        model: Model,
+        depth: usize,
+    ) -> Result<bool, Error> {
+        let f = Fields::new(node, &format!("a `{type_name}` element"))?;
+        if let Some(inner) = f.get_value(&["type"]) {
+            let inner_name = inner.as_name()?;
+            if inner_name != type_name {
+                return Err(inner.error(format!(
+                    "the node type `{inner_name}` differs from the type `{type_name}` given by its key"
+                )));
+            }
+        }
+        let depth = depth + 1;
+        match type_name {
+            "Skip" => Ok(false),
+            "Group" => self.children(&f, frame, model, depth),
+            "Transform" => {
+                let frame = self.enter(&f, frame, "a Transform")?;
+                self.children(&f, &frame, model, depth)
+            }
+            "RigidBody" => {
+                let frame = self.enter(&f, frame, "a RigidBody")?;
+                self.rigid_body(&f, &frame)?;
+                self.children(&f, &frame, model, depth)
+            }
+            "Visual" | "Collision" => self.visual_or_collision(&f, type_name, frame, model, depth),
+            "Resource" => {
+                self.note_resource(node);
+                Ok(true)
+            }
+            "Shape" => {
+                if let Some(content) = read_shape(node, frame, self.unit, self.link_name, self.notes)? {
+                    self.items.push((model, content));
+                }
+                Ok(true)
+            }
+            device if DEVICES.contains(&device) => {
+                let frame = self.enter(&f, frame, &format!("a {device}"))?;
+                let name = f.get_value(&["name"]).map(Node::as_str).transpose()?;
+                let named = name.map(|n| format!("`{n}` ")).unwrap_or_default();
+                self.notes.push(node.warning(format!(
+                    "device {named}({device}) of link `{}` is loaded but not simulated by tribo's engines",
+                    self.link_name
+                )));
+                self.children(&f, &frame, model, depth)
+            }
+            scene if SCENE_ONLY.contains(&scene) => {
+                self.notes.push(node.warning(format!(
+                    "`{scene}` in link `{}` has nothing to collide and is ignored",
+                    self.link_name
+                )));
+                Ok(true)
+            }
+            unknown => {
+                if f.bool_or(&["is_optional", "isOptional"], false)? {
+                    self.notes.push(node.warning(format!(
+                        "node type `{unknown}` is not defined; the optional node is skipped"
+                    )));
+                    return Ok(false);
+                }
+                let known = STRUCTURAL
+                    .iter()
+                    .chain(["Shape"].iter())
+                    .chain(DEVICES.iter())
+                    .chain(SCENE_ONLY.iter());
+                let hint = did_you_mean(unknown, known.copied());
+                Err(type_at.error(format!(
+                    "unknown element type `{unknown}`{hint} (mark it `is_optional: true` to skip it)"
+                )))
+            }
+        }
+    }
+
+    /// A Transform-like node's own translation/rotation/scale.
+    fn enter(&mut self, f: &Fields, frame: &Frame, what: &str) -> Result<Frame, Error> {
+        let context = format!("{what} of link `{}`", self.link_name);
+        let local = read_local_transform(f, self.unit, &context, self.notes)?;
+        Ok(frame.then(&local))
+    }
+
+    fn children(&mut self, f: &Fields, frame: &Frame, model: Model, depth: usize) -> Result<bool, Error> {
+        match f.get_value(&["elements"]) {
+            Some(elements) => self.elements(elements, frame, model, depth),
+            None => Ok(false),
+        }
+    }
+
+    /// RigidBody: c = L·c₀ + t, I = L·I₀·Lᵀ through the Transform stack; missing values are 0.
+    fn rigid_body(&mut self, f: &Fields, frame: &Frame) -> Result<(), Error> {
+        let com = f
+            .get_value(&COM_KEYS)
+            .map(|n| n.as_vec3().map(Vector3::from))
+            .transpose()?;
+        let mass = f.get_value(&["mass"]).map(read_mass).transpose()?.unwrap_or(0.0);
+        let inertia = f
+            .get_value(&["inertia"])
+            .map(|n| read_inertia(n, self.notes))
+            .transpose()?;
+        let com = frame.linear * com.unwrap_or_else(Vector3::zeros) + frame.translation;
+        let inertia = inertia.map_or_else(Matrix3::zeros, |i| frame.linear * i * frame.linear.transpose());
+        self.rigid_bodies.push(RigidBody { mass, com, inertia });
+        Ok(())
+    }
+
+    /// Visual or Collision: a Transform-like node whose contents (`resource:`, `shape:` and
+    /// `elements`) belong to one model only. Nesting one inside the other is an error.
+    fn visual_or_collision(
+        &mut self,
+        f: &Fields,
+        type_name: &str,
+        frame: &Frame,
+        model: Model,
+        depth: usize,
+    ) -> Result<bool, Error> {
+        let inner = if type_name == "Visual" {
+            Model::Visual
+        } else {
+            Model::Collision
+        };
+        if model != Model::Both && model != inner {
+            let outer = if model == Model::Visual { "Visual" } else { "Collision" };
+            return Err(f
+                .node()
+                .error(format!("a {type_name} node cannot be inside a {outer} node")));
+        }
+        let frame = self.enter(f, frame, &format!("a {type_name} node"))?;
+        let mut produced = false;
+        if let Some(resource) = f.get_value(&["resource"]) {
+            self.note_resource(resource);
+            produced = true;
+        }
+        if let Some(shape) = f.get_value(&["shape"]) {
+            if let Some(content) = read_shape(shape, &frame, self.unit, self.link_name, self.notes)? {
+                self.items.push((inner, content));
+            }
+            produced = true;
+        }
+        produced |= self.children(f, &frame, inner, depth)?;
+        self.split |= produced;
+        Ok(produced)
+    }
+
+    fn note_resource(&mut self, node: &Node) {
+        self.notes.push(node.warning(format!(
+            "`Resource` (an external mesh or scene file) is not loaded; link `{}` has no collision shape from it",
+            self.link_name
+        )));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Geometry;
+    use tribo_yaml::parse_str;
+
+    fn read(text: &str) -> (Result<LinkElements, Error>, Vec<Diagnostic>) {
+        let node = parse_str(text, "e.body").expect("yaml");
+        let mut notes = Vec::new();
+        let r = read_link_elements(&node, AngleUnit::Degree, "L", &mut notes);
+        (r, notes)
+    }
+
+    #[test]
+    fn three_forms_of_elements() {
+        let list = "- {type: Shape, geometry: {type: Sphere, radius: 0.1}}\n- {type: Shape, geometry: {type: Box}}\n";
+        let (r, _) = read(list);
+        assert_eq!(r.expect("list").shapes.len(), 2);
+        let (r, _) = read("type: Shape\ngeometry: {type: Sphere, radius: 0.1}\n");
+        assert_eq!(r.expect("single").shapes.len(), 1);
+        let (r, _) = read(
+            "Shape: {geometry: {type: Sphere, radius: 0.1}}\nTransform: {elements: {Shape: {geometry: {type: Box}}}}\n",
+        );
+        assert_eq!(r.expect("keyed").shapes.len(), 2);
+        let (r, _) = read("Shape: {type: Transform}\n");
+        assert!(r.expect_err("mismatch").message.contains("differs"));
+    }
+
+    #[test]
+    fn visual_collision_split() {
+        let text = "- {type: Visual, elements: {Shape: {geometry: {type: Box}}}}\n\
+                    - {type: Collision, elements: {Shape: {geometry: {type: Sphere, radius: 0.5}}}}\n\
+                    - {type: Shape, geometry: {type: Cylinder}}\n";
+        let shapes = read(text).0.expect("split").shapes;
+        let types: Vec<_> = shapes.iter().map(|s| s.geometry.type_name()).collect();
+        assert_eq!(types, ["Sphere", "Cylinder"]);
+        let (r, _) = read("type: Visual\nelements: {Collision: {shape: {geometry: {type: Box}}}}\n");
+        assert!(r.expect_err("nested").message.contains("cannot be inside"));
+    }
+
+    #[test]
+    fn devices_are_notes_with_shapes() {
+        let text = "- type: Camera\n  name: Eye\n  translation: [0.1, 0, 0]\n  elements: {Shape: {geometry: {type: Sphere, radius: 0.01}}}\n\
+                    - {type: ForceSensor, name: FS}\n";
+        let (r, notes) = read(text);
+        let shapes = r.expect("devices").shapes;
+        assert_eq!(shapes.len(), 1);
+        assert!((shapes[0].pose.translation.vector - Vector3::new(0.1, 0.0, 0.0)).norm() < 1e-15);
+        assert_eq!(notes.len(), 2);
+        assert!(notes[0].message.contains("device `Eye` (Camera)"), "{}", notes[0]);
+    }
+
+    #[test]
+    fn unknown_types_error_unless_optional() {
+        let (r, _) = read("- {type: Shap, geometry: {type: Box}}\n");
+        let err = r.expect_err("unknown");
+        assert_eq!(
+            err.to_string(),
+            "e.body:1:10: unknown element type `Shap` (did you mean `Shape`?) (mark it `is_optional: true` to skip it)"
+        );
+        let (r, notes) = read("- {type: FancyThing, is_optional: true}\n");
+        assert!(r.expect("optional").shapes.is_empty());
+        assert_eq!(notes.len(), 1);
+    }
+
+    /// A RigidBody of 2 kg at [0, 0, 0.5] inside a Transform rotated 90° about X and moved
+    /// [1, 0, 0]: its CoM lands at [1, −0.5, 0] (Rx(90°)·z = −y), and its inertia
+    /// diag(1, 2, 3) becomes Rx·I·Rxᵀ = diag(1, 3, 2).
+    #[test]
+    fn rigid_body_through_transforms() {
+        let text = "Transform:\n  translation: [1, 0, 0]\n  rotation: [1, 0, 0, 90]\n  elements:\n    RigidBody: {center_of_mass: [0, 0, 0.5], mass: 2, inertia: [1, 0, 0, 2, 0, 3]}\n";
+        let bodies = read(text).0.expect("rigid").rigid_bodies;
+        assert_eq!(bodies.len(), 1);
+        assert!((bodies[0].com - Vector3::new(1.0, -0.5, 0.0)).norm() < 1e-15);
+        let expected = Matrix3::from_diagonal(&Vector3::new(1.0, 3.0, 2.0));
+        assert!((bodies[0].inertia - expected).norm() < 1e-15, "{}", bodies[0].inertia);
+    }
+
+    #[test]
+    fn unsupported_geometry_notes_only_when_collided() {
+        let (r, notes) = read("Shape: {geometry: {type: TriangleMesh}}\n");
+        assert!(r.expect("mesh").shapes.is_empty());
+        assert_eq!(notes.len(), 1);
+        assert!(
+            notes[0].message.starts_with("geometry `TriangleMesh` is not collided"),
+            "{}",
+            notes[0]
+        );
+        let text = "- {type: Visual, elements: {Shape: {geometry: {type: TriangleMesh}}}}\n\
+                    - {type: Collision, elements: {Shape: {geometry: {type: Box}}}}\n";
+        let (r, notes) = read(text);
+        assert!(matches!(r.expect("split").shapes[0].geometry, Geometry::Box { .. }));
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+}

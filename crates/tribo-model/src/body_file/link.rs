@@ -1,0 +1,174 @@
+//! `links` and the keys of one link (choreonoid-formats.md §2.3–2.4; StdBodyLoader
+//! `readNodeInLinks`, `readLinkContents`).
+
+use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Node, Value};
+
+use super::elements::{read_link_elements, LinkElements};
+use super::joint::{read_joint, JOINT_KEYS};
+use super::keys::typo_warnings;
+use super::mass::{link_mass_properties, COM_KEYS};
+use super::pose::{isometry, read_rotation, read_translation};
+use super::units::AngleUnit;
+use crate::Link;
+use nalgebra::{Rotation3, Vector3};
+
+/// A link as written, before the tree is assembled (`link.parent` is still `None`).
+pub struct ParsedLink<'a> {
+    pub link: Link,
+    pub name_node: &'a Node,
+    pub joint_name_node: Option<&'a Node>,
+    /// The `parent:` value, a link name.
+    pub parent: Option<&'a Node>,
+    pub node: &'a Node,
+}
+
+const LINK_KEYS: [&str; 12] = [
+    "type",
+    "name",
+    "parent",
+    "translation",
+    "rotation",
+    "material",
+    "mass",
+    "inertia",
+    "elements",
+    "import",
+    "jointName",
+    "childLinks",
+];
+
+const LINK_NODE_TYPES: [&str; 4] = ["Link", "Skip", "ContinuousTrack", "SubBody"];
+
+/// Read every link of `links`: a list of link mappings, or a mapping keyed by node type.
+pub fn read_links<'a>(
+    links: &'a Node,
+    unit: AngleUnit,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<Vec<ParsedLink<'a>>, Error> {
+    let mut parsed = Vec::new();
+    match &links.value {
+        Value::Seq(items) => {
+            for item in items {
+                let f = Fields::new(item, "a link")?;
+                let type_node = f.get_value(&["type"]);
+                let type_name = type_node.map(Node::as_name).transpose()?.unwrap_or("Link");
+                if let Some(link) = read_node_in_links(item, type_name, type_node.unwrap_or(item), unit, notes)? {
+                    parsed.push(link);
+                }
+            }
+        }
+        Value::Map(map) => {
+            for entry in &map.entries {
+                let item = &entry.value;
+                let f = Fields::new(item, &format!("a `{}` node", entry.key))?;
+                if let Some(inner) = f.get_value(&["type"]) {
+                    if inner.as_name()? != entry.key {
+                        return Err(inner.error(format!(
+                            "the node type `{}` differs from the type `{}` given by its key",
+                            inner.as_name()?,
+                            entry.key
+                        )));
+                    }
+                }
+                let at = Node {
+                    value: Value::Null,
+                    location: entry.key_location.clone(),
+                };
+                if let Some(link) = read_node_in_links(item, &entry.key, &at, unit, notes)? {
+                    parsed.push(link);
+                }
+            }
+        }
+        _ => {
+            return Err(links.error(format!(
+                "expected `links` to be a list of links, found {}",
+                links.kind_name()
+            )))
+        }
+    }
+    if parsed.is_empty() {
+        return Err(links.error("the body has no link"));
+    }
+    Ok(parsed)
+}
+
+fn read_node_in_links<'a>(
+    node: &'a Node,
+    type_name: &str,
+    type_at: &Node,
+    unit: AngleUnit,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<Option<ParsedLink<'a>>, Error> {
+    match type_name {
+        "Link" => read_link(node, unit, notes).map(Some),
+        "Skip" => Ok(None),
+        "ContinuousTrack" | "SubBody" => Err(type_at.error(format!(
+            "unsupported: `{type_name}` nodes in `links` are not loaded by tribo"
+        ))),
+        other => {
+            let hint = did_you_mean(other, LINK_NODE_TYPES);
+            Err(type_at.error(format!(
+                "unknown node type `{other}` in `links`{hint}; expected Link, Skip, ContinuousTrack or SubBody"
+            )))
+        }
+    }
+}
+
+/// One link mapping.
+fn read_link<'a>(node: &'a Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -> Result<ParsedLink<'a>, Error> {
+    let f = Fields::new(node, "a link")?;
+    f.skip(&["type", "import", "childLinks"]);
+    let name_node = f.required(&["name"])?;
+    let name = name_node.as_name()?.to_string();
+    let joint_name_node = f.get_value(&["joint_name", "jointName"]);
+    let joint_name = joint_name_node.map(|n| n.as_name().map(str::to_string)).transpose()?;
+    let parent = f.get_value(&["parent"]);
+    if let Some(p) = parent {
+        p.as_name()?;
+    }
+    let translation = f
+        .get_value(&["translation"])
+        .map(read_translation)
+        .transpose()?
+        .unwrap_or_else(Vector3::zeros);
+    let rotation = f
+        .get_value(&["rotation"])
+        .map(|n| read_rotation(n, unit))
+        .transpose()?
+        .unwrap_or_else(Rotation3::identity);
+    let joint = read_joint(&f, unit, joint_name.unwrap_or_else(|| name.clone()), notes)?;
+    let material_node = f.get_value(&["material"]);
+    let material = material_node.map(|n| n.as_name().map(str::to_string)).transpose()?;
+    let LinkElements { shapes, rigid_bodies } = match f.get_value(&["elements"]) {
+        Some(elements) => read_link_elements(elements, unit, &name, notes)?,
+        None => LinkElements::default(),
+    };
+    let mass = link_mass_properties(&f, rigid_bodies, notes)?;
+
+    let known: Vec<&str> = LINK_KEYS
+        .iter()
+        .chain(JOINT_KEYS.iter())
+        .chain(COM_KEYS.iter())
+        .copied()
+        .collect();
+    typo_warnings(&f, &format!("link `{name}`"), &known, notes);
+
+    let mut link = Link::new(name, None, node.location.clone());
+    link.joint = joint;
+    link.offset = isometry(translation, rotation);
+    link.mass = mass.mass;
+    link.center_of_mass = mass.com;
+    link.inertia = mass.inertia;
+    if let (Some(material), Some(at)) = (material, material_node) {
+        link.material = material;
+        link.material_location = Some(at.location.clone());
+    }
+    link.shapes = shapes;
+    Ok(ParsedLink {
+        link,
+        name_node,
+        joint_name_node,
+        parent,
+        node,
+    })
+}

@@ -1,0 +1,52 @@
+//! Choreonoid's `ChoreonoidBody` format (`.body`), versions 1.0 and 2.0
+//! (choreonoid-formats.md §2).
+//!
+//! Reading goes top level ([`header`]) → links ([`link`], with [`joint`], [`elements`],
+//! [`geometry`] and [`mass`]) → the tree ([`tree`]). Content that loads but that no engine
+//! uses (devices, meshes, …) becomes a warning in [`Body::notes`]; everything else that is
+//! wrong is a located error.
+
+mod elements;
+mod geometry;
+mod header;
+mod joint;
+mod keys;
+mod link;
+mod mass;
+mod pose;
+pub(crate) mod tree;
+mod units;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tribo_yaml::{Error, Node};
+
+use crate::Body;
+
+/// Load a `.body` file. Locations in errors and notes name the path as given.
+pub fn load_body(path: &Path) -> Result<Body, Error> {
+    let doc = tribo_yaml::parse_file(path)?;
+    build_body(&doc, path.display().to_string().into(), file_stem(path))
+}
+
+/// Parse `.body` text; `file_name` names it in locations and gives the default model name
+/// (its stem).
+pub fn parse_body(text: &str, file_name: &str) -> Result<Body, Error> {
+    let doc = tribo_yaml::parse_str(text, file_name)?;
+    build_body(&doc, file_name.into(), file_stem(Path::new(file_name)))
+}
+
+fn file_stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn build_body(doc: &Node, source: Arc<str>, stem: String) -> Result<Body, Error> {
+    let mut notes = Vec::new();
+    let header = header::read_header(doc, &mut notes)?;
+    let parsed = link::read_links(header.links, header.unit, &mut notes)?;
+    let name = header.name.unwrap_or(stem);
+    tree::assemble_file_body(parsed, header.root_link, header.links, name, source, notes)
+}

@@ -1,0 +1,19 @@
+//! Bodies and motions for tribo.
+//!
+//! - [`Body`]: the validated link tree every engine consumes (SI units, radians).
+//! - [`load_body`] / [`parse_body`]: Choreonoid's `ChoreonoidBody` format (`.body`), versions
+//!   1.0 and 2.0.
+//! - [`JointMotion`] and [`load_motion`] / [`parse_motion`]: Choreonoid `.seq` joint motions.
+//! - [`BodySummary`]: what `tribo check` prints about a body.
+
+mod body;
+mod body_file;
+mod motion;
+mod seq_file;
+mod summary;
+
+pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
+pub use body_file::{load_body, parse_body};
+pub use motion::JointMotion;
+pub use seq_file::{load_motion, parse_motion};
+pub use summary::{BodySummary, LinkSummary};

@@ -1,0 +1,272 @@
+//! Forward dynamics and the semi-implicit Euler step.
+//!
+//! Continuous forward dynamics (RBDA ch. 6, inertia-matrix method):
+//! `M q̈ = τ − bias − D v`, with `bias = C(q, v) + g(q) − Jᵀ f_ext` from the RNEA.
+//!
+//! The step (semi-implicit, or symplectic, Euler: velocities first, then positions with the new
+//! velocities) treats joint damping D and the PD gains implicitly:
+//!
+//! ```text
+//! M̃ = M + dt (D + K_d) + dt² K_p                               (diagonal additions keep the sparsity)
+//! M̃ v_free = M v + dt (τ − bias + K_p (q_ref ⊖ q) + K_d v_ref)
+//! v⁺ = v_free + M̃⁻¹ Jᵀ λ                                        (λ: constraint impulses, N·s, if any)
+//! q⁺ = q ⊕ dt v⁺                                                (exponential map for free joints)
+//! ```
+//!
+//! Damping `−D v⁺` is evaluated at the end of the step (backward Euler), so the velocity decays as
+//! `v⁺ = M v / (M + dt D)` for a single joint and stays stable for any damping.
+//!
+//! Accuracy: the method is first order. With a constant mass matrix (one hinge, a free body's
+//! translation) it is exactly the symplectic Euler method and the energy error stays bounded and
+//! periodic. With a configuration-dependent M (any chain), M(q), C and g are all evaluated at the
+//! start of the step, which is not exactly symplectic: the energy error is O(dt) and can drift
+//! slowly over long runs (a chaotic double pendulum at dt = 0.1 ms: 2e-3 of m g l after 10 s; the
+//! tests state the bounds). The gyroscopic term of a free body is explicit too, so its angular
+//! momentum drifts by O(dt) per unit time. Contacts and damping dominate these errors in practice.
+//!
+//! The engine splits the step: [`prepare_velocity_step`] gives M, the bias, the factorised M̃ and
+//! v_free; the engine builds its constraint Jacobian J, the Delassus operator
+//! `A = J M̃⁻¹ Jᵀ` ([`crate::TreeFactorisation::delassus`]) and free constraint velocities `J v_free`,
+//! solves for λ, then calls [`VelocityStep::velocity_after_impulse`] and [`finish_step`].
+//! [`step_semi_implicit`] is the same without constraints.
+
+use crate::crba::mass_matrix;
+use crate::error::Error;
+use crate::factor::TreeFactorisation;
+use crate::kinematics::Kinematics;
+use crate::limits::clamp_effort;
+use crate::pd::{check_dof_values, PdControl};
+use crate::rnea::{bias_forces, ExternalForces};
+use crate::state::{check_len, integrate_positions, State};
+use crate::tree::Tree;
+use nalgebra::{DMatrix, DVector, Vector3};
+
+/// What acts on the tree during one step besides its own dynamics.
+#[derive(Clone, Copy, Debug)]
+pub struct StepInputs<'a> {
+    /// Gravitational acceleration (m/s², world), e.g. `(0, 0, −9.81)`.
+    pub gravity: Vector3<f64>,
+    /// Joint torques/forces τ (nv; N·m or N), clamped to the effort limits. `None`: zero.
+    pub torque: Option<&'a DVector<f64>>,
+    /// External wrenches on bodies. `None`: none.
+    pub external: Option<&'a ExternalForces>,
+    /// Implicit PD servo. `None`: none.
+    pub pd: Option<&'a PdControl>,
+}
+
+impl<'a> StepInputs<'a> {
+    pub fn new(gravity: Vector3<f64>) -> Self {
+        Self {
+            gravity,
+            torque: None,
+            external: None,
+            pd: None,
+        }
+    }
+
+    pub fn with_torque(mut self, torque: &'a DVector<f64>) -> Self {
+        self.torque = Some(torque);
+        self
+    }
+
+    pub fn with_external(mut self, external: &'a ExternalForces) -> Self {
+        self.external = Some(external);
+        self
+    }
+
+    pub fn with_pd(mut self, pd: &'a PdControl) -> Self {
+        self.pd = Some(pd);
+        self
+    }
+}
+
+/// The velocity-level problem of one step, before constraint impulses.
+#[derive(Clone, Debug)]
+pub struct VelocityStep {
+    /// dt (s).
+    pub dt: f64,
+    /// M(q), armature included.
+    pub mass_matrix: DMatrix<f64>,
+    /// `C(q, v) + g(q) − Jᵀ f_ext`.
+    pub bias: DVector<f64>,
+    /// M̃ = M + dt (D + K_d) + dt² K_p, factorised (saturated dofs carry no gains).
+    pub system: TreeFactorisation,
+    /// The end-of-step velocity without constraint impulses.
+    pub v_free: DVector<f64>,
+    /// The actuator torque over the step: clamped τ plus the PD torque evaluated at v_free.
+    pub actuation: DVector<f64>,
+    /// Dofs whose actuator torque was saturated at its effort limit.
+    pub saturated: Vec<usize>,
+}
+
+impl VelocityStep {
+    /// `v⁺ = v_free + M̃⁻¹ p` for a generalised impulse `p = Jᵀ λ` (N·s or N·m·s per dof).
+    pub fn velocity_after_impulse(&self, impulse: &DVector<f64>) -> Result<DVector<f64>, Error> {
+        Ok(&self.v_free + self.system.solve(impulse)?)
+    }
+}
+
+/// Continuous forward dynamics `q̈ = M⁻¹ (τ − bias − D v)` (no clamping; damping explicit).
+pub fn forward_dynamics(
+    kin: &Kinematics,
+    tau: &DVector<f64>,
+    gravity: &Vector3<f64>,
+    external: Option<&ExternalForces>,
+) -> Result<DVector<f64>, Error> {
+    let tree = kin.tree();
+    check_len("tau", tree.nv(), tau.len())?;
+    let rhs = tau - bias_forces(kin, gravity, external)? - tree.dof_damping().component_mul(kin.v());
+    TreeFactorisation::new(mass_matrix(kin), tree)?.solve(&rhs)
+}
+
+/// Builds and solves the unconstrained velocity update of one step of length `dt` at the state
+/// `kin` was computed for.
+pub fn prepare_velocity_step(kin: &Kinematics, dt: f64, inputs: &StepInputs) -> Result<VelocityStep, Error> {
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(Error::InvalidTimeStep { dt });
+    }
+    let tree = kin.tree();
+    let nv = tree.nv();
+    let tau = match inputs.torque {
+        Some(tau) => {
+            check_len("tau", nv, tau.len())?;
+            check_dof_values(tree, "tau", tau, "a finite torque", f64::is_finite)?;
+            clamp_effort(tree, tau)?
+        }
+        None => DVector::zeros(nv),
+    };
+    let mass = mass_matrix(kin);
+    let bias = bias_forces(kin, &inputs.gravity, inputs.external)?;
+    let servo = match inputs.pd {
+        Some(pd) => Some(Servo::new(tree, pd, kin.q())?),
+        None => None,
+    };
+    let damping = tree.dof_damping() * dt;
+    let limits = tree.dof_effort_limits();
+    let momentum = &mass * kin.v();
+    let mut saturated: Vec<Option<f64>> = vec![None; nv];
+    // Each pass saturates at least one more dof or stops, so at most nv + 1 passes.
+    for _ in 0..=nv {
+        let mut system = mass.clone();
+        let mut rhs = momentum.clone();
+        for k in 0..nv {
+            let (extra_diagonal, torque) = match (saturated[k], &servo) {
+                (Some(value), _) => (damping[k], value),
+                (None, Some(servo)) => (
+                    damping[k] + dt * servo.kd[k] + dt * dt * servo.kp[k],
+                    tau[k] + servo.constant[k],
+                ),
+                (None, None) => (damping[k], tau[k]),
+            };
+            system[(k, k)] += extra_diagonal;
+            rhs[k] += dt * (torque - bias[k]);
+        }
+        let system = TreeFactorisation::new(system, tree)?;
+        let v_free = system.solve(&rhs)?;
+        check_diverged(tree, "v", &v_free)?;
+        let actuation = DVector::from_fn(nv, |k, _| match (saturated[k], &servo) {
+            (Some(value), _) => value,
+            (None, Some(servo)) => tau[k] + servo.torque(k, v_free[k], dt),
+            (None, None) => tau[k],
+        });
+        let mut changed = false;
+        for k in 0..nv {
+            if let (None, Some(limit)) = (saturated[k], limits[k]) {
+                if actuation[k].abs() > limit * (1.0 + 1e-12) {
+                    saturated[k] = Some(limit.copysign(actuation[k]));
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            let saturated = saturated.iter().enumerate().filter_map(|(k, s)| s.map(|_| k)).collect();
+            return Ok(VelocityStep {
+                dt,
+                mass_matrix: mass,
+                bias,
+                system,
+                v_free,
+                actuation,
+                saturated,
+            });
+        }
+    }
+    // Unreachable in exact arithmetic (each pass saturates one more dof); reported, not panicked.
+    Err(Error::Diverged {
+        what: "effort saturation",
+        index: 0,
+        body: String::new(),
+        value: f64::NAN,
+    })
+}
+
+/// `q⁺ = q ⊕ dt v⁺`: the position half of the step, checked for divergence.
+pub fn finish_step(tree: &Tree, q: &DVector<f64>, v_next: &DVector<f64>, dt: f64) -> Result<State, Error> {
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(Error::InvalidTimeStep { dt });
+    }
+    check_diverged(tree, "v", v_next)?;
+    let q_next = integrate_positions(tree, q, v_next, dt)?;
+    if let Some(index) = q_next.iter().position(|x| !x.is_finite()) {
+        let body = (0..tree.len())
+            .find(|&b| tree.q_range(b).contains(&index))
+            .map(|b| tree.body_name(b));
+        return Err(Error::Diverged {
+            what: "q",
+            index,
+            body: body.unwrap_or_default(),
+            value: q_next.get(index).copied().unwrap_or(f64::NAN),
+        });
+    }
+    Ok(State {
+        q: q_next,
+        v: v_next.clone(),
+    })
+}
+
+/// One unconstrained semi-implicit Euler step of length `dt` (s).
+pub fn step_semi_implicit(tree: &Tree, state: &State, dt: f64, inputs: &StepInputs) -> Result<State, Error> {
+    let kin = Kinematics::new(tree, state)?;
+    let velocity = prepare_velocity_step(&kin, dt, inputs)?;
+    finish_step(tree, &state.q, &velocity.v_free, dt)
+}
+
+/// The PD terms of one step: gains and the velocity-independent torque `K_p (q_ref ⊖ q) + K_d v_ref`.
+struct Servo {
+    kp: DVector<f64>,
+    kd: DVector<f64>,
+    error: DVector<f64>,
+    constant: DVector<f64>,
+    v_ref: DVector<f64>,
+}
+
+impl Servo {
+    fn new(tree: &Tree, pd: &PdControl, q: &DVector<f64>) -> Result<Self, Error> {
+        let error = pd.position_error(tree, q)?;
+        let constant = pd.kp().component_mul(&error) + pd.kd().component_mul(pd.v_ref());
+        Ok(Self {
+            kp: pd.kp().clone(),
+            kd: pd.kd().clone(),
+            error,
+            constant,
+            v_ref: pd.v_ref().clone(),
+        })
+    }
+
+    /// `K_p (q_ref ⊖ q − dt v⁺) + K_d (v_ref − v⁺)` for dof k.
+    fn torque(&self, k: usize, v_next: f64, dt: f64) -> f64 {
+        self.kp[k] * (self.error[k] - dt * v_next) + self.kd[k] * (self.v_ref[k] - v_next)
+    }
+}
+
+fn check_diverged(tree: &Tree, what: &'static str, values: &DVector<f64>) -> Result<(), Error> {
+    match values.iter().position(|x| !x.is_finite()) {
+        None => Ok(()),
+        Some(index) => Err(Error::Diverged {
+            what,
+            index,
+            body: tree.dof_body_name(index),
+            value: values.get(index).copied().unwrap_or(f64::NAN),
+        }),
+    }
+}

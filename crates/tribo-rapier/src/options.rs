@@ -1,0 +1,225 @@
+//! The `rapier` engine's options (`engine_options: {rapier: {...}}` in a project file).
+//!
+//! The keys, units, defaults and the measurements behind the defaults are documented in the
+//! crate docs (`lib.rs`, section *Options*).
+
+use tribo_engine::EngineOptions;
+use tribo_yaml::{closest, Diagnostic, Fields, Node};
+
+/// How friction is solved between two plain rigid bodies (contacts of articulated links always
+/// use the per-point Coulomb model: rapier 0.36 `FrictionModel` docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FrictionModel {
+    Simplified,
+    Coulomb,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RapierOptions {
+    pub substeps: usize,
+    pub pgs_iterations: usize,
+    pub stabilization_iterations: usize,
+    pub friction_model: FrictionModel,
+    pub contact_softness_hz: f64,
+    pub static_contact_softness_hz: f64,
+    pub contact_damping_ratio: f64,
+    pub prediction_distance: f64,
+    pub ccd: bool,
+    pub slip_threshold: f64,
+    pub joint_damping: f64,
+}
+
+impl Default for RapierOptions {
+    fn default() -> Self {
+        RapierOptions {
+            substeps: 4,
+            pgs_iterations: 1,
+            stabilization_iterations: 1,
+            friction_model: FrictionModel::Simplified,
+            contact_softness_hz: 30.0,
+            static_contact_softness_hz: 60.0,
+            contact_damping_ratio: 10.0,
+            prediction_distance: 0.02,
+            ccd: true,
+            slip_threshold: 1e-4,
+            joint_damping: 0.0,
+        }
+    }
+}
+
+const KNOWN_KEYS: [&str; 11] = [
+    "substeps",
+    "pgs_iterations",
+    "stabilization_iterations",
+    "friction_model",
+    "contact_softness_hz",
+    "static_contact_softness_hz",
+    "contact_damping_ratio",
+    "prediction_distance",
+    "ccd",
+    "slip_threshold",
+    "joint_damping",
+];
+
+const FRICTION_MODELS: [&str; 2] = ["simplified", "coulomb"];
+
+impl RapierOptions {
+    /// Reads the options block; an unknown key or a bad value is a located error.
+    pub fn from_engine_options(options: &EngineOptions) -> Result<RapierOptions, Diagnostic> {
+        let defaults = RapierOptions::default();
+        let Some(fields) = options.fields()? else {
+            return Ok(defaults);
+        };
+        let parsed = RapierOptions {
+            substeps: count(&fields, "substeps", defaults.substeps, 1)?,
+            pgs_iterations: count(&fields, "pgs_iterations", defaults.pgs_iterations, 1)?,
+            stabilization_iterations: count(
+                &fields,
+                "stabilization_iterations",
+                defaults.stabilization_iterations,
+                0,
+            )?,
+            friction_model: match fields.get_value(&["friction_model"]) {
+                Some(node) => friction_model(node)?,
+                None => defaults.friction_model,
+            },
+            contact_softness_hz: positive(&fields, "contact_softness_hz", defaults.contact_softness_hz)?,
+            static_contact_softness_hz: positive(
+                &fields,
+                "static_contact_softness_hz",
+                defaults.static_contact_softness_hz,
+            )?,
+            contact_damping_ratio: positive(&fields, "contact_damping_ratio", defaults.contact_damping_ratio)?,
+            prediction_distance: non_negative(&fields, "prediction_distance", defaults.prediction_distance)?,
+            ccd: fields.bool_or(&["ccd"], defaults.ccd)?,
+            slip_threshold: non_negative(&fields, "slip_threshold", defaults.slip_threshold)?,
+            joint_damping: non_negative(&fields, "joint_damping", defaults.joint_damping)?,
+        };
+        fields.reject_unknown("the rapier engine options", &KNOWN_KEYS)?;
+        Ok(parsed)
+    }
+}
+
+fn count(fields: &Fields<'_>, key: &str, default: usize, min: usize) -> Result<usize, Diagnostic> {
+    match fields.get_value(&[key]) {
+        None => Ok(default),
+        Some(node) => {
+            let value = node.as_index()?;
+            if value < min {
+                return Err(node.error(format!("`{key}` must be at least {min}, found {value}")));
+            }
+            Ok(value)
+        }
+    }
+}
+
+fn positive(fields: &Fields<'_>, key: &str, default: f64) -> Result<f64, Diagnostic> {
+    match fields.get_value(&[key]) {
+        None => Ok(default),
+        Some(node) => {
+            let value = node.as_finite()?;
+            if value <= 0.0 {
+                return Err(node.error(format!("`{key}` must be positive, found {value}")));
+            }
+            Ok(value)
+        }
+    }
+}
+
+fn non_negative(fields: &Fields<'_>, key: &str, default: f64) -> Result<f64, Diagnostic> {
+    match fields.get_value(&[key]) {
+        None => Ok(default),
+        Some(node) => {
+            let value = node.as_finite()?;
+            if value < 0.0 {
+                return Err(node.error(format!("`{key}` must not be negative, found {value}")));
+            }
+            Ok(value)
+        }
+    }
+}
+
+fn friction_model(node: &Node) -> Result<FrictionModel, Diagnostic> {
+    match node.as_name()? {
+        "simplified" => Ok(FrictionModel::Simplified),
+        "coulomb" => Ok(FrictionModel::Coulomb),
+        other => {
+            let hint = match closest(other, FRICTION_MODELS.iter().copied()) {
+                Some(c) => format!(" (did you mean `{c}`?)"),
+                None => format!("; expected one of {}", FRICTION_MODELS.join(", ")),
+            };
+            Err(node.error(format!("unknown friction model `{other}`{hint}")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<RapierOptions, Diagnostic> {
+        let node = tribo_yaml::parse_str(text, "project.yaml").expect("valid YAML");
+        RapierOptions::from_engine_options(&EngineOptions { node: Some(node) })
+    }
+
+    #[test]
+    fn no_block_gives_the_defaults() {
+        assert_eq!(
+            RapierOptions::from_engine_options(&EngineOptions::none()),
+            Ok(RapierOptions::default())
+        );
+    }
+
+    #[test]
+    fn every_key_is_read() {
+        let o = parse(
+            "substeps: 3\npgs_iterations: 2\nstabilization_iterations: 0\nfriction_model: coulomb\n\
+             contact_softness_hz: 20\nstatic_contact_softness_hz: 40\ncontact_damping_ratio: 5\n\
+             prediction_distance: 0.01\nccd: false\nslip_threshold: 0.001\njoint_damping: 0.2\n",
+        )
+        .expect("valid options");
+        let expected = RapierOptions {
+            substeps: 3,
+            pgs_iterations: 2,
+            stabilization_iterations: 0,
+            friction_model: FrictionModel::Coulomb,
+            contact_softness_hz: 20.0,
+            static_contact_softness_hz: 40.0,
+            contact_damping_ratio: 5.0,
+            prediction_distance: 0.01,
+            ccd: false,
+            slip_threshold: 0.001,
+            joint_damping: 0.2,
+        };
+        assert_eq!(o, expected);
+    }
+
+    #[test]
+    fn unknown_key_is_located_and_suggests_the_closest() {
+        let err = parse("substeps: 4\nsubstep: 2\n").expect_err("unknown key");
+        assert_eq!(
+            err.to_string(),
+            "project.yaml:2:1: unknown key `substep` in the rapier engine options (did you mean `substeps`?)"
+        );
+    }
+
+    #[test]
+    fn bad_values_are_located() {
+        let err = parse("substeps: 0\n").expect_err("zero substeps");
+        assert_eq!(
+            err.to_string(),
+            "project.yaml:1:11: `substeps` must be at least 1, found 0"
+        );
+        let err = parse("friction_model: colomb\n").expect_err("typo");
+        assert_eq!(
+            err.to_string(),
+            "project.yaml:1:17: unknown friction model `colomb` (did you mean `coulomb`?)"
+        );
+        let err = parse("contact_softness_hz: -3\n").expect_err("negative");
+        assert!(
+            err.to_string()
+                .starts_with("project.yaml:1:22: `contact_softness_hz` must be positive"),
+            "{err}"
+        );
+    }
+}

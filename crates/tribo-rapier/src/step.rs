@@ -1,0 +1,178 @@
+//! The `rapier` engine: one step is apply commands → physics step → read state → read contacts.
+
+use std::sync::Arc;
+
+use rapier3d_f64::prelude::{
+    FrictionModel as RapierFriction, IntegrationParameters, RigidBodyHandle, SpringCoefficients,
+};
+use tribo_engine::{Commands, ContactRecord, Engine, SceneState, StepError, StepReport};
+use tribo_scene::Scene;
+
+use crate::commands::{apply_commands, EffortLaw};
+use crate::materials_hook::{decode_link, MaterialHook};
+use crate::options::{FrictionModel, RapierOptions};
+use crate::readout::{read_contacts, read_state};
+use crate::world_build::{build_world, BuiltWorld};
+
+pub(crate) struct RapierEngine {
+    scene: Arc<Scene>,
+    options: RapierOptions,
+    world: BuiltWorld,
+    state: SceneState,
+    contacts: Vec<ContactRecord>,
+    time: f64,
+    steps: u64,
+    /// Rigid bodies holding user forces from the last step (reset before the next).
+    forced: Vec<RigidBodyHandle>,
+    /// Set once a step diverged: the world is no longer trustworthy.
+    diverged: Option<StepError>,
+}
+
+impl RapierEngine {
+    pub fn new(scene: Arc<Scene>, options: RapierOptions) -> Result<RapierEngine, String> {
+        let world = build_world(&scene, &options)?;
+        let idle: Vec<Vec<EffortLaw>> = scene
+            .bodies
+            .iter()
+            .map(|b| vec![EffortLaw::Known(0.0); b.model.links.len()])
+            .collect();
+        let state = read_state(&world, &idle);
+        if let Some((b, l)) = state.first_non_finite() {
+            return Err(format!(
+                "{}: the initial state of link {l} is not finite",
+                body_name(&scene, b)
+            ));
+        }
+        Ok(RapierEngine {
+            scene,
+            options,
+            world,
+            state,
+            contacts: Vec::new(),
+            time: 0.0,
+            steps: 0,
+            forced: Vec::new(),
+            diverged: None,
+        })
+    }
+
+    fn integration_parameters(&self, dt: f64) -> IntegrationParameters {
+        let o = &self.options;
+        IntegrationParameters {
+            dt,
+            num_solver_iterations: o.substeps,
+            num_internal_pgs_iterations: o.pgs_iterations,
+            num_internal_stabilization_iterations: o.stabilization_iterations,
+            friction_model: match o.friction_model {
+                FrictionModel::Simplified => RapierFriction::Simplified,
+                FrictionModel::Coulomb => RapierFriction::Coulomb,
+            },
+            contact_softness: SpringCoefficients::new(o.contact_softness_hz, o.contact_damping_ratio),
+            static_contact_softness: SpringCoefficients::new(o.static_contact_softness_hz, o.contact_damping_ratio),
+            length_unit: 1.0,
+            normalized_prediction_distance: o.prediction_distance,
+            // Fresh narrow-phase data every step: exact contact points for the readout (pairs with
+            // an active hook, i.e. all of ours, are never recycled anyway).
+            contact_recycling: false,
+            max_ccd_substeps: usize::from(o.ccd),
+            ..IntegrationParameters::default()
+        }
+    }
+
+    fn physics_step(&mut self, dt: f64) {
+        self.world.physics.integration_parameters = self.integration_parameters(dt);
+        let hook = MaterialHook {
+            scene: &self.scene,
+            slip_threshold: self.options.slip_threshold,
+        };
+        self.world.physics.step_with_events(&hook, &());
+    }
+
+    /// The divergence error for this step, if rapier quarantined a body or the state is not finite.
+    fn divergence(&self, state: &SceneState) -> Option<StepError> {
+        let quarantined = self.world.physics.quarantine().bodies().first().and_then(|h| {
+            let rb = self.world.physics.bodies.get(*h)?;
+            Some(decode_link(rb.user_data))
+        });
+        let (body, link, what) = match (quarantined, state.first_non_finite()) {
+            (Some(link), _) => (link.body, link.link, "went non-finite inside rapier"),
+            (None, Some((b, l))) => (b, l, "has a non-finite pose or velocity"),
+            (None, None) => return None,
+        };
+        let link_name = self
+            .scene
+            .bodies
+            .get(body)
+            .and_then(|b| b.model.links.get(link))
+            .map_or_else(|| format!("{link}"), |l| l.name.clone());
+        Some(StepError::Diverged {
+            step: self.steps + 1,
+            time: self.time,
+            body: body_name(&self.scene, body),
+            what: format!("link `{link_name}` {what}"),
+        })
+    }
+}
+
+fn body_name(scene: &Scene, body: usize) -> String {
+    scene
+        .bodies
+        .get(body)
+        .map_or_else(|| format!("#{body}"), |b| b.name.clone())
+}
+
+impl Engine for RapierEngine {
+    fn name(&self) -> &'static str {
+        "rapier"
+    }
+
+    fn step(&mut self, dt: f64, commands: &Commands) -> Result<StepReport, StepError> {
+        if let Some(error) = &self.diverged {
+            return Err(error.clone());
+        }
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(StepError::Other(format!(
+                "the time step must be positive and finite, found {dt}"
+            )));
+        }
+        let mut report = StepReport::default();
+        let mut warnings = Vec::new();
+        let scene = Arc::clone(&self.scene);
+
+        let laws = report.time("apply_commands", || {
+            apply_commands(&mut self.world, &scene, commands, &mut self.forced, &mut warnings)
+        })?;
+        report.time("physics_step", || self.physics_step(dt));
+        let state = report.time("read_state", || read_state(&self.world, &laws));
+        if let Some(error) = self.divergence(&state) {
+            // Keep the last finite state and contacts; refuse further steps.
+            self.diverged = Some(error.clone());
+            return Err(error);
+        }
+        let (substeps, model) = (self.options.substeps, self.options.friction_model);
+        let contacts = report.time("read_contacts", || {
+            read_contacts(&self.world, &scene, dt, substeps, model)
+        });
+
+        self.state = state;
+        self.contacts = contacts;
+        self.time += dt;
+        self.steps += 1;
+        report.iterations = u32::try_from(self.options.substeps * self.options.pgs_iterations).unwrap_or(u32::MAX);
+        report.contacts = self.contacts.len();
+        report.warnings = warnings;
+        Ok(report)
+    }
+
+    fn time(&self) -> f64 {
+        self.time
+    }
+
+    fn state(&self) -> &SceneState {
+        &self.state
+    }
+
+    fn contacts(&self) -> &[ContactRecord] {
+        &self.contacts
+    }
+}

@@ -1,0 +1,300 @@
+//! `metrics:` — numbers a run is judged by, each with an optional analytic expectation.
+
+use tribo_yaml::{Diagnostic, Fields, Node, Value};
+
+use crate::bodies::{body_index, read_link_ref, BodyEntry};
+use crate::reader::Reader;
+use crate::LinkRef;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricSpec {
+    pub name: String,
+    pub kind: MetricKind,
+    pub expected: Option<Expected>,
+    /// Pass/fail band: |measured − expected| ≤ tolerance (absolute, in the metric's unit).
+    pub tolerance: Option<f64>,
+    /// Unit shown in reports.
+    pub unit: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expected {
+    pub value: ExpectedValue,
+    /// The formula as written (for reports).
+    pub formula: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ExpectedValue {
+    Number(f64),
+    Bool(bool),
+}
+
+/// A time window, s. `end` may be ∞ (the end of the run).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    pub start: f64,
+    pub end: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+    /// Euclidean norm of the 3-D vector.
+    Norm,
+    /// Norm of the horizontal (x, y) part.
+    Horizontal,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum MetricKind {
+    /// Mean ratio of successive apex heights of a bouncing link, heights measured above
+    /// `rest_height` (the link origin's height when resting); the drop height counts as apex 0.
+    /// Apexes lower than `min_height` are ignored; at most `bounces` ratios are averaged.
+    BounceRatio {
+        link: LinkRef,
+        rest_height: f64,
+        min_height: f64,
+        bounces: usize,
+    },
+    /// Height above `rest_height` of apex number `index` (1 = first apex after the first impact).
+    ApexHeight {
+        link: LinkRef,
+        rest_height: f64,
+        index: usize,
+    },
+    /// Distance travelled by the link origin along `axis` over the window (from its position at
+    /// the window start to where it is at the window end).
+    Displacement { link: LinkRef, window: Window, axis: Axis },
+    /// Change over the window of the position of `link` relative to `reference`, along `axis`
+    /// (a grasped object's drop relative to the fingers).
+    Slip {
+        link: LinkRef,
+        reference: LinkRef,
+        window: Window,
+        axis: Axis,
+    },
+    /// Rotation of the link relative to its orientation at the window start, degrees; maximum
+    /// over the window, or at its end.
+    Tilt {
+        link: LinkRef,
+        window: Window,
+        reduce: Reduce,
+    },
+    /// Whether the link origin went below `height` (m) at any time.
+    Fell { link: LinkRef, height: f64 },
+    /// Whether the object stayed within `distance` (m) of `reference` (relative position change)
+    /// for the whole window.
+    Held {
+        link: LinkRef,
+        reference: LinkRef,
+        window: Window,
+        distance: f64,
+    },
+    /// Deepest contact penetration over the run, m (optionally only contacts involving `body`).
+    MaxPenetration { body: Option<usize> },
+    /// Largest |E(t) − E(0)| of the total mechanical energy (kinetic + gravitational), J.
+    EnergyDrift,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduce {
+    Max,
+    Final,
+}
+
+const KINDS: [&str; 9] = [
+    "bounce_ratio",
+    "apex_height",
+    "displacement",
+    "slip",
+    "tilt",
+    "fell",
+    "held",
+    "max_penetration",
+    "energy_drift",
+];
+
+const KEYS: [&str; 20] = [
+    "name",
+    "kind",
+    "body",
+    "link",
+    "reference_body",
+    "reference_link",
+    "rest_height",
+    "min_height",
+    "bounces",
+    "index",
+    "start",
+    "end",
+    "axis",
+    "reduce",
+    "height",
+    "distance",
+    "expected",
+    "tolerance",
+    "unit",
+    "duration",
+];
+
+pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result<MetricSpec, Diagnostic> {
+    let f = Fields::new(node, "a metric")?;
+    let name = f.required(&["name"])?.as_name()?.to_string();
+    let kind_node = f.required(&["kind"])?;
+    let num = |keys: &[&str], default: f64| -> Result<f64, Diagnostic> {
+        f.get_value(keys)
+            .map(|n| reader.number(n))
+            .transpose()
+            .map(|v| v.unwrap_or(default))
+    };
+    let window = || -> Result<Window, Diagnostic> {
+        let start = num(&["start"], 0.0)?;
+        let end = match f.get_value(&["duration"]) {
+            Some(n) => start + reader.number(n)?,
+            None => num(&["end"], f64::INFINITY)?,
+        };
+        Ok(Window { start, end })
+    };
+    let axis = |default: Axis| -> Result<Axis, Diagnostic> { f.get_value(&["axis"]).map_or(Ok(default), read_axis) };
+    let reference = || -> Result<LinkRef, Diagnostic> {
+        let body = body_index(bodies, f.required(&["reference_body"])?, reader)?;
+        let link = match f.get_value(&["reference_link"]) {
+            Some(n) => crate::bodies::find_link(&bodies[body].model, &reader.text(n)?, &n.location)?,
+            None => 0,
+        };
+        Ok(LinkRef { body, link })
+    };
+    let (kind, unit) = match kind_node.as_name()? {
+        "bounce_ratio" => (
+            MetricKind::BounceRatio {
+                link: read_link_ref(&f, bodies, reader)?,
+                rest_height: num(&["rest_height"], 0.0)?,
+                min_height: num(&["min_height"], 0.005)?,
+                bounces: num(&["bounces"], 3.0)?.max(1.0) as usize,
+            },
+            "",
+        ),
+        "apex_height" => (
+            MetricKind::ApexHeight {
+                link: read_link_ref(&f, bodies, reader)?,
+                rest_height: num(&["rest_height"], 0.0)?,
+                index: num(&["index"], 1.0)?.max(1.0) as usize,
+            },
+            "m",
+        ),
+        "displacement" => (
+            MetricKind::Displacement {
+                link: read_link_ref(&f, bodies, reader)?,
+                window: window()?,
+                axis: axis(Axis::Norm)?,
+            },
+            "m",
+        ),
+        "slip" => (
+            MetricKind::Slip {
+                link: read_link_ref(&f, bodies, reader)?,
+                reference: reference()?,
+                window: window()?,
+                axis: axis(Axis::Norm)?,
+            },
+            "m",
+        ),
+        "tilt" => {
+            let reduce = match f.get_value(&["reduce"]).map(|n| n.as_name()).transpose()? {
+                None | Some("max") => Reduce::Max,
+                Some("final") => Reduce::Final,
+                Some(other) => {
+                    let n = f.get(&["reduce"]).unwrap_or(kind_node);
+                    return Err(n.error(format!("unknown reduce `{other}`; expected max or final")));
+                }
+            };
+            (
+                MetricKind::Tilt {
+                    link: read_link_ref(&f, bodies, reader)?,
+                    window: window()?,
+                    reduce,
+                },
+                "deg",
+            )
+        }
+        "fell" => (
+            MetricKind::Fell {
+                link: read_link_ref(&f, bodies, reader)?,
+                height: num(&["height"], 0.0)?,
+            },
+            "",
+        ),
+        "held" => (
+            MetricKind::Held {
+                link: read_link_ref(&f, bodies, reader)?,
+                reference: reference()?,
+                window: window()?,
+                distance: num(&["distance"], 0.01)?,
+            },
+            "",
+        ),
+        "max_penetration" => {
+            let body = f
+                .get_value(&["body"])
+                .map(|n| body_index(bodies, n, reader))
+                .transpose()?;
+            (MetricKind::MaxPenetration { body }, "m")
+        }
+        "energy_drift" => (MetricKind::EnergyDrift, "J"),
+        other => {
+            let hint = tribo_yaml::did_you_mean(other, KINDS);
+            return Err(kind_node.error(format!(
+                "unknown metric kind `{other}`{hint}; known kinds: {}",
+                KINDS.join(", ")
+            )));
+        }
+    };
+    let expected = f
+        .get_value(&["expected"])
+        .map(|n| read_expected(n, reader))
+        .transpose()?;
+    let tolerance = f.get_value(&["tolerance"]).map(|n| reader.number(n)).transpose()?;
+    let unit = match f.get_value(&["unit"]) {
+        Some(n) => n.as_str()?.to_string(),
+        None => unit.to_string(),
+    };
+    reader.warn_unknown(&f, "a metric", &KEYS);
+    Ok(MetricSpec {
+        name,
+        kind,
+        expected,
+        tolerance,
+        unit,
+    })
+}
+
+fn read_axis(node: &Node) -> Result<Axis, Diagnostic> {
+    match node.as_name()? {
+        "x" | "X" => Ok(Axis::X),
+        "y" | "Y" => Ok(Axis::Y),
+        "z" | "Z" => Ok(Axis::Z),
+        "norm" => Ok(Axis::Norm),
+        "horizontal" => Ok(Axis::Horizontal),
+        other => Err(node.error(format!("unknown axis `{other}`; expected x, y, z, norm or horizontal"))),
+    }
+}
+
+fn read_expected(node: &Node, reader: &Reader) -> Result<Expected, Diagnostic> {
+    let formula = match &node.value {
+        Value::Scalar { text, .. } => text.clone(),
+        _ => {
+            return Err(node.error(format!(
+                "expected a number, a formula or true/false, found {}",
+                node.kind_name()
+            )))
+        }
+    };
+    let value = match node.as_bool() {
+        Ok(b) => ExpectedValue::Bool(b),
+        Err(_) => ExpectedValue::Number(reader.number(node)?),
+    };
+    Ok(Expected { value, formula })
+}

@@ -1,0 +1,86 @@
+//! Shared helpers for the cross-crate tests: load a sample, run it on an engine.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use tribo_engine::{MetricValue, Registry, RunOptions, RunOutcome};
+use tribo_scene::{LoadOptions, Project};
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every engine the tests exercise.
+pub fn registry() -> Registry {
+    let mut r = Registry::new();
+    r.register(Box::new(tribo_rapier::RapierFactory));
+    r
+}
+
+/// Load `samples/NAME/NAME.yaml` (or any project path relative to the root) with overrides.
+pub fn load(project: &str, overrides: &[(&str, &str)], extra_materials: &[&str]) -> Project {
+    let options = LoadOptions {
+        overrides: overrides
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<BTreeMap<_, _>>(),
+        extra_materials: extra_materials.iter().map(|p| root().join(p)).collect(),
+        strict: false,
+        share_dir: root().join("share"),
+    };
+    Project::load(&root().join(project), &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Run a loaded project on an engine; panics (test failure) if the run fails.
+pub fn run(project: &Project, engine: &str) -> RunOutcome {
+    let outcome = tribo_engine::run(project, &registry(), engine, &RunOptions::default(), &mut |_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(f) = &outcome.failure {
+        panic!("{engine} failed: {f}");
+    }
+    outcome
+}
+
+/// A numeric metric of a run.
+pub fn metric(outcome: &RunOutcome, name: &str) -> f64 {
+    let m = outcome
+        .metrics
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap_or_else(|| panic!("no metric {name}"));
+    match &m.value {
+        MetricValue::Number(v) => *v,
+        other => panic!("metric {name} is {other:?}"),
+    }
+}
+
+/// The expected value of a numeric metric.
+pub fn expected(outcome: &RunOutcome, name: &str) -> f64 {
+    let m = outcome
+        .metrics
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap_or_else(|| panic!("no metric {name}"));
+    match m.expected {
+        Some(tribo_scene::ExpectedValue::Number(v)) => v,
+        other => panic!("metric {name} expects {other:?}"),
+    }
+}
+
+/// Metrics rounded to 4 significant digits for snapshots (engine-independent formatting).
+pub fn metrics_snapshot(outcome: &RunOutcome) -> String {
+    outcome
+        .metrics
+        .iter()
+        .map(|m| {
+            let expected = match m.expected {
+                Some(tribo_scene::ExpectedValue::Number(v)) => tribo_engine::metrics::format_number(v),
+                Some(tribo_scene::ExpectedValue::Bool(b)) => b.to_string(),
+                None => "-".to_string(),
+            };
+            format!("{}: {} (expected {expected}) {}", m.name, m.value.display(), m.unit)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
