@@ -75,7 +75,7 @@ pub fn run_engine(project: &Project, engine: &str, args: &ProjectArgs) -> Result
     let mut progress = Progress::new(engine, args.quiet || args.json);
     let options = RunOptions {
         duration: args.time,
-        record_interval: None,
+        ..Default::default()
     };
     let outcome = tribo_engine::run(project, &registry, engine, &options, &mut |s, n| progress.update(s, n))
         .map_err(|e| Failure::input(format!("{}: {e}", project.path.display())))?;

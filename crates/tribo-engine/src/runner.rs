@@ -7,6 +7,7 @@ use tribo_scene::Project;
 
 use crate::metrics::{self, MetricProbe, MetricResult};
 use crate::recorder::Trajectory;
+use crate::replay::Replay;
 use crate::{
     controllers, BuildError, Commands, Control, ControlInput, Controller, EngineOptions, Registry, StepReport,
 };
@@ -18,6 +19,9 @@ pub struct RunOptions {
     pub duration: Option<f64>,
     /// Record a trajectory row every this many seconds (default: every step).
     pub record_interval: Option<f64>,
+    /// Capture replay frames (all link poses, contact forces) every this many seconds; none if
+    /// `None`.
+    pub replay_interval: Option<f64>,
 }
 
 /// What one run of one engine produced.
@@ -30,6 +34,8 @@ pub struct RunOutcome {
     pub wall_time: Duration,
     pub metrics: Vec<MetricResult>,
     pub trajectory: Trajectory,
+    /// Replay frames, if asked for.
+    pub replay: Option<Replay>,
     /// Engine warnings (each distinct message once) and ignored material parameters.
     pub warnings: Vec<String>,
     /// Set when the run stopped early: a diverging step (naming body and step) or a controller
@@ -89,6 +95,8 @@ pub fn run(
     let duration = options.duration.unwrap_or(project.simulation.duration);
     let total_steps = (duration / dt).round().max(0.0) as u64;
     let record_every = options.record_interval.map_or(1, |i| ((i / dt).round() as u64).max(1));
+    let replay_every = options.replay_interval.map(|i| ((i / dt).round() as u64).max(1));
+    let mut replay = replay_every.map(|n| Replay::new(n as f64 * dt));
 
     let mut controllers: Vec<Box<dyn Controller>> = project.controllers.iter().map(controllers::build).collect();
     let mut probes: Vec<Box<dyn MetricProbe>> = project.metrics.iter().map(metrics::probe).collect();
@@ -113,6 +121,9 @@ pub fn run(
             p.observe(0.0, &scene, engine.state(), &[]);
         }
         trajectory.record(0.0, &project.signals, engine.state(), &[]);
+        if let Some(r) = replay.as_mut() {
+            r.capture(0.0, engine.state(), &[]);
+        }
     }
 
     let mut summary = SolverSummary::default();
@@ -156,6 +167,11 @@ pub fn run(
         if steps.is_multiple_of(record_every) || steps == total_steps {
             trajectory.record(t, &project.signals, engine.state(), engine.contacts());
         }
+        if let (Some(r), Some(n)) = (replay.as_mut(), replay_every) {
+            if steps.is_multiple_of(n) {
+                r.capture(t, engine.state(), engine.contacts());
+            }
+        }
         progress(steps, total_steps);
     }
     let wall_time = started.elapsed();
@@ -175,6 +191,7 @@ pub fn run(
         wall_time,
         metrics,
         trajectory,
+        replay,
         warnings,
         failure,
         solver: summary,

@@ -149,13 +149,13 @@ fn joint_pattern(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<Jo
             motion.num_parts, model.name
         )));
     }
-    let mode = match f.get_value(&["mode"]).map(|n| n.as_name()).transpose()? {
-        None | Some("torque") => PatternMode::Torque,
-        Some("position") => PatternMode::Position,
-        Some(other) => {
-            let node = f.get(&["mode"]).unwrap_or(motion_node);
-            return Err(node.error(format!("unknown mode `{other}`; expected torque or position")));
-        }
+    let mode = match f.get_value(&["mode"]) {
+        None => PatternMode::Torque,
+        Some(n) => match reader.text(n)?.as_str() {
+            "torque" => PatternMode::Torque,
+            "position" => PatternMode::Position,
+            other => return Err(n.error(format!("unknown mode `{other}`; expected torque or position"))),
+        },
     };
     let p = f
         .get_value(&["p"])
