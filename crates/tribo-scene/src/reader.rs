@@ -8,7 +8,7 @@ use tribo_material::MaterialTable;
 use tribo_yaml::{closest, Diagnostic, Fields, Location, Node, Value};
 
 use crate::expr::{evaluate, ExprContext};
-use crate::params::{ParamValue, Parameters};
+use crate::params::Parameters;
 
 /// Everything a value in a project file may refer to.
 pub struct Reader<'a> {
@@ -150,11 +150,25 @@ impl Reader<'_> {
         })
     }
 
+    /// `${PROJECT_DIR}`: the project's directory as an absolute path, so that it means the same
+    /// wherever the expanded text is used.
+    fn project_dir_text(&self) -> String {
+        std::path::absolute(self.project_dir)
+            .unwrap_or_else(|_| self.project_dir.to_path_buf())
+            .display()
+            .to_string()
+    }
+
     fn variable_text(&self, name: &str) -> Option<String> {
         match name {
             "SHARE" => Some(self.share_dir.display().to_string()),
-            "PROJECT_DIR" => Some(self.project_dir.display().to_string()),
-            _ => self.parameters.get(name).map(ParamValue::display),
+            "PROJECT_DIR" => Some(self.project_dir_text()),
+            // A parameter's text may itself use `${SHARE}` and `${PROJECT_DIR}` (one level deep).
+            _ => self.parameters.get(name).map(|v| {
+                v.display()
+                    .replace("${SHARE}", &self.share_dir.display().to_string())
+                    .replace("${PROJECT_DIR}", &self.project_dir_text())
+            }),
         }
     }
 }
