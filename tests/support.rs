@@ -15,6 +15,7 @@ pub fn root() -> PathBuf {
 pub fn registry() -> Registry {
     let mut r = Registry::new();
     r.register(Box::new(tribo_rapier::RapierFactory));
+    r.register(Box::new(tribo_pgs::PgsFactory));
     r
 }
 

@@ -10,7 +10,8 @@ use clap::{Args, Parser, Subcommand};
     version,
     about = "Material-aware contact simulation: run a scene on several contact engines and compare them",
     after_help = "Examples:\n  \
-        tribo compare samples/ball/ball.yaml\n  \
+        tribo compare samples/ball/ball.yaml --out out/ball\n  \
+        tribo sweep samples/ball/ball.yaml --param drop_height=0.5,1,1.5 --out out/ball-sweep\n  \
         tribo run samples/incline/incline.yaml --set angle_deg=30 --out out/incline\n  \
         tribo materials share/default/materials.yaml --pair Ground Ball\n  \
         tribo check model.body"
@@ -44,8 +45,23 @@ pub enum Command {
     /// Run a project on several engines in parallel and compare their metrics
     #[command(after_help = "Examples:\n  \
         tribo compare samples/ball/ball.yaml\n  \
+        tribo compare samples/ball/ball.yaml --out out/ball   (then open out/ball/report.html)\n  \
         tribo compare samples/ball/ball.yaml --engines rapier --materials bouncy.yaml --json")]
     Compare(CompareArgs),
+    /// Run a grid of parameter values on several engines in parallel; table, JSON and plots of
+    /// every metric against the swept parameters
+    #[command(after_help = "Examples:\n  \
+        tribo sweep samples/ball/ball.yaml --param drop_height=0.25,0.5,1,2\n  \
+        tribo sweep samples/incline/incline.yaml --param angle_deg=10,20,25,30,35 --out out/incline-sweep\n  \
+        tribo sweep samples/slide/slide.yaml --param speed=1,2,3 --time 1 --json\n\n\
+        Every combination of the --param values is one grid point (one project load with those\n\
+        overrides) run on every engine. --out DIR writes sweep.html, sweep.json and plots/*.svg|png.")]
+    Sweep(SweepArgs),
+    /// Generate a ZMP walking pattern for a biped and write it as a Choreonoid .seq
+    #[command(after_help = "Examples:\n  \
+        tribo gait --out samples/slippy-walker/walk.seq\n  \
+        tribo gait share/model/walker.body --steps 4 --step-length 0.1 --json")]
+    Gait(crate::gait::GaitArgs),
 }
 
 #[derive(Args)]
@@ -94,7 +110,8 @@ pub struct ProjectArgs {
     /// Simulated time in seconds (overrides the project's duration)
     #[arg(long)]
     pub time: Option<f64>,
-    /// Write results (trajectory.csv, metrics.json) into this directory
+    /// Write results into this directory: trajectory.csv and metrics.json per run; `compare` adds
+    /// report.html (table, plots, 3-D replay) and plots/*.svg|png, `sweep` sweep.html and sweep.json
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print JSON
@@ -121,6 +138,19 @@ pub struct RunArgs {
 pub struct CompareArgs {
     #[command(flatten)]
     pub project: ProjectArgs,
+    /// Comma-separated engines (default: the project's engines, else every engine)
+    #[arg(long, value_delimiter = ',')]
+    pub engines: Vec<String>,
+}
+
+#[derive(Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    /// A project parameter and its values, comma-separated (repeatable: the grid is every
+    /// combination)
+    #[arg(long = "param", value_name = "NAME=V1,V2,...", required = true)]
+    pub params: Vec<String>,
     /// Comma-separated engines (default: the project's engines, else every engine)
     #[arg(long, value_delimiter = ',')]
     pub engines: Vec<String>,

@@ -1,28 +1,64 @@
-//! `tribo compare PROJECT [--engines a,b,...]`: several engines in parallel, one table.
+//! `tribo compare PROJECT [--engines a,b,...] [--out DIR]`: several engines in parallel, one table;
+//! with `--out`, each engine's files and `DIR/report.html` (table, plots, 3-D replay).
 
-use rayon::prelude::*;
 use serde_json::json;
-use tribo_engine::RunOutcome;
+use tribo_engine::{RunOptions, RunOutcome};
+use tribo_report::EngineRun;
 use tribo_scene::Project;
 
+use crate::batch::{run_all, Job};
 use crate::cli::CompareArgs;
 use crate::engines::registry;
 use crate::failure::{CliResult, Failure};
 use crate::materials::pretty;
-use crate::run::{error_text, expected_text, load_project, metric_json, outcome_json, run_engine, write_outputs};
+use crate::run::{error_text, expected_text, load_project, metric_json, outcome_json, write_outputs};
 use crate::table;
+
+/// Replay frames a run captures at most: every step up to this many steps, else evenly spaced.
+/// The report keeps at most 600 of them, each showing the strongest contacts of the frames it
+/// stands for, so brief impacts still show as arrows.
+pub const MAX_CAPTURED_FRAMES: f64 = 20_000.0;
+
+/// Seconds between captured replay frames for a run of `project`.
+fn replay_interval(project: &Project, duration: Option<f64>) -> f64 {
+    let dt = project.simulation.time_step;
+    let duration = duration.unwrap_or(project.simulation.duration);
+    dt.max(duration / MAX_CAPTURED_FRAMES)
+}
 
 pub fn execute(args: &CompareArgs) -> CliResult {
     let project = load_project(&args.project)?;
     let engines = engines_to_run(&project, &args.engines)?;
-    let outcomes: Vec<Result<RunOutcome, Failure>> = engines
-        .par_iter()
-        .map(|engine| run_engine(&project, engine, &args.project))
+    let options = RunOptions {
+        duration: args.project.time,
+        replay_interval: args
+            .project
+            .out
+            .as_ref()
+            .map(|_| replay_interval(&project, args.project.time)),
+        ..Default::default()
+    };
+    let jobs: Vec<Job> = engines
+        .iter()
+        .map(|engine| Job {
+            project: &project,
+            engine,
+        })
         .collect();
-    let outcomes: Vec<RunOutcome> = outcomes.into_iter().collect::<Result<_, _>>()?;
+    let quiet = args.project.quiet || args.project.json;
+    let outcomes: Vec<RunOutcome> = run_all(&jobs, &options, quiet).into_iter().collect::<Result<_, _>>()?;
     if let Some(dir) = &args.project.out {
         for o in &outcomes {
             write_outputs(&dir.join(&o.engine), &project, o)?;
+        }
+        let runs: Vec<EngineRun> = outcomes
+            .iter()
+            .map(|outcome| EngineRun { outcome, pressure: &[] })
+            .collect();
+        let files =
+            tribo_report::write_compare_report(dir, &project, &runs).map_err(|e| Failure::run(e.to_string()))?;
+        if !quiet {
+            eprintln!("report: {} ({} plots)", files.html.display(), files.plots.len());
         }
     }
     if args.project.json {
@@ -46,7 +82,7 @@ pub fn execute(args: &CompareArgs) -> CliResult {
 }
 
 /// The engines named on the command line, else the project's, else every registered engine.
-fn engines_to_run(project: &Project, requested: &[String]) -> Result<Vec<String>, Failure> {
+pub fn engines_to_run(project: &Project, requested: &[String]) -> Result<Vec<String>, Failure> {
     let registry = registry();
     let engines: Vec<String> = if !requested.is_empty() {
         requested.to_vec()

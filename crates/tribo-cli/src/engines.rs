@@ -9,6 +9,7 @@ use crate::failure::CliResult;
 pub fn registry() -> Registry {
     let mut registry = Registry::new();
     registry.register(Box::new(tribo_rapier::RapierFactory));
+    registry.register(Box::new(tribo_pgs::PgsFactory));
     registry
 }
 

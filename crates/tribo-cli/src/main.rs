@@ -1,13 +1,17 @@
 //! `tribo`: material-aware contact simulation, several engines side by side.
 
+mod batch;
+mod batch_progress;
 mod check;
 mod cli;
 mod compare;
 mod engines;
 mod failure;
+mod gait;
 mod materials;
 mod progress;
 mod run;
+mod sweep;
 mod table;
 
 use clap::Parser;
@@ -22,6 +26,8 @@ fn main() {
         Command::Engines(args) => engines::execute(&args),
         Command::Run(args) => run::execute(&args),
         Command::Compare(args) => compare::execute(&args),
+        Command::Sweep(args) => sweep::execute(&args),
+        Command::Gait(args) => gait::execute(&args),
     };
     if let Err(failure) = result {
         eprintln!("{}", failure.message);

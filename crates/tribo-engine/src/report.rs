@@ -9,6 +9,9 @@ pub struct StepReport {
     pub iterations: u32,
     /// Final solver residual (engine-defined, documented per engine); 0 if none.
     pub residual: f64,
+    /// Complementarity error of the final contact impulses (engine-defined, documented per
+    /// engine); 0 if the engine reports none.
+    pub complementarity: f64,
     /// Number of contact points / unknowns solved.
     pub contacts: usize,
     pub warnings: Vec<String>,

@@ -193,6 +193,28 @@ impl Link {
 /// The material of a link that names none.
 pub const DEFAULT_MATERIAL: &str = "Default";
 
+impl Link {
+    /// A message if the link's mass, centre of mass, inertia or offset holds a non-finite number or
+    /// the mass is negative (bodies built in code skip the loader's checks).
+    pub fn check_numbers(&self) -> Result<(), String> {
+        let finite = self.mass.is_finite()
+            && self.center_of_mass.iter().all(|x| x.is_finite())
+            && self.inertia.iter().all(|x| x.is_finite())
+            && self.offset.translation.vector.iter().all(|x| x.is_finite())
+            && self.offset.rotation.coords.iter().all(|x| x.is_finite());
+        if !finite {
+            return Err(format!(
+                "link `{}` has a non-finite mass, centre of mass, inertia or offset",
+                self.name
+            ));
+        }
+        if self.mass < 0.0 {
+            return Err(format!("link `{}` has a negative mass ({} kg)", self.name, self.mass));
+        }
+        Ok(())
+    }
+}
+
 impl Body {
     /// A body built in code. `links[i].parent` indexes `links`; exactly one link has no parent
     /// (the root). The links are reordered depth-first from the root (children in the given

@@ -40,7 +40,7 @@ impl Layout {
         let mut carrier = vec![0; n];
         let mut link_in_carrier = vec![Isometry3::identity(); n];
         for (i, link) in links.iter().enumerate() {
-            check_link_numbers(link)?;
+            link.check_numbers()?;
             match (i, link.parent) {
                 (0, None) => {
                     if matches!(link.joint.kind, JointKind::Revolute | JointKind::Prismatic) {
@@ -119,24 +119,6 @@ impl Layout {
     pub fn is_articulated(&self) -> bool {
         self.carriers().count() > 1
     }
-}
-
-fn check_link_numbers(link: &tribo_model::Link) -> Result<(), String> {
-    let finite = link.mass.is_finite()
-        && link.center_of_mass.iter().all(|x| x.is_finite())
-        && link.inertia.iter().all(|x| x.is_finite())
-        && link.offset.translation.vector.iter().all(|x| x.is_finite())
-        && link.offset.rotation.coords.iter().all(|x| x.is_finite());
-    if !finite {
-        return Err(format!(
-            "link `{}` has a non-finite mass, centre of mass, inertia or offset",
-            link.name
-        ));
-    }
-    if link.mass < 0.0 {
-        return Err(format!("link `{}` has a negative mass ({} kg)", link.name, link.mass));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

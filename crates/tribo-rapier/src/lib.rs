@@ -101,7 +101,6 @@ mod mass;
 mod materials_hook;
 mod options;
 mod readout;
-mod shapes;
 mod step;
 mod world_build;
 

@@ -4,7 +4,7 @@
 //! crate docs (`lib.rs`, section *Options*).
 
 use tribo_engine::EngineOptions;
-use tribo_yaml::{closest, Diagnostic, Fields, Node};
+use tribo_yaml::Diagnostic;
 
 /// How friction is solved between two plain rigid bodies (contacts of articulated links always
 /// use the per-point Coulomb model: rapier 0.36 `FrictionModel` docs).
@@ -61,7 +61,10 @@ const KNOWN_KEYS: [&str; 11] = [
     "joint_damping",
 ];
 
-const FRICTION_MODELS: [&str; 2] = ["simplified", "coulomb"];
+const FRICTION_MODELS: [(&str, FrictionModel); 2] = [
+    ("simplified", FrictionModel::Simplified),
+    ("coulomb", FrictionModel::Coulomb),
+];
 
 impl RapierOptions {
     /// Reads the options block; an unknown key or a bad value is a located error.
@@ -71,85 +74,59 @@ impl RapierOptions {
             return Ok(defaults);
         };
         let parsed = RapierOptions {
-            substeps: count(&fields, "substeps", defaults.substeps, 1)?,
-            pgs_iterations: count(&fields, "pgs_iterations", defaults.pgs_iterations, 1)?,
-            stabilization_iterations: count(
-                &fields,
+            substeps: fields.count_or("substeps", defaults.substeps, 1)?,
+            pgs_iterations: fields.count_or("pgs_iterations", defaults.pgs_iterations, 1)?,
+            stabilization_iterations: fields.count_or(
                 "stabilization_iterations",
                 defaults.stabilization_iterations,
                 0,
             )?,
-            friction_model: match fields.get_value(&["friction_model"]) {
-                Some(node) => friction_model(node)?,
-                None => defaults.friction_model,
-            },
-            contact_softness_hz: positive(&fields, "contact_softness_hz", defaults.contact_softness_hz)?,
-            static_contact_softness_hz: positive(
-                &fields,
+            friction_model: fields.choice_or(
+                "friction_model",
+                defaults.friction_model,
+                &FRICTION_MODELS,
+                "friction model",
+            )?,
+            contact_softness_hz: fields.real_or(
+                "contact_softness_hz",
+                defaults.contact_softness_hz,
+                |x| x > 0.0,
+                "must be positive",
+            )?,
+            static_contact_softness_hz: fields.real_or(
                 "static_contact_softness_hz",
                 defaults.static_contact_softness_hz,
+                |x| x > 0.0,
+                "must be positive",
             )?,
-            contact_damping_ratio: positive(&fields, "contact_damping_ratio", defaults.contact_damping_ratio)?,
-            prediction_distance: non_negative(&fields, "prediction_distance", defaults.prediction_distance)?,
+            contact_damping_ratio: fields.real_or(
+                "contact_damping_ratio",
+                defaults.contact_damping_ratio,
+                |x| x > 0.0,
+                "must be positive",
+            )?,
+            prediction_distance: fields.real_or(
+                "prediction_distance",
+                defaults.prediction_distance,
+                |x| x >= 0.0,
+                "must not be negative",
+            )?,
             ccd: fields.bool_or(&["ccd"], defaults.ccd)?,
-            slip_threshold: non_negative(&fields, "slip_threshold", defaults.slip_threshold)?,
-            joint_damping: non_negative(&fields, "joint_damping", defaults.joint_damping)?,
+            slip_threshold: fields.real_or(
+                "slip_threshold",
+                defaults.slip_threshold,
+                |x| x >= 0.0,
+                "must not be negative",
+            )?,
+            joint_damping: fields.real_or(
+                "joint_damping",
+                defaults.joint_damping,
+                |x| x >= 0.0,
+                "must not be negative",
+            )?,
         };
         fields.reject_unknown("the rapier engine options", &KNOWN_KEYS)?;
         Ok(parsed)
-    }
-}
-
-fn count(fields: &Fields<'_>, key: &str, default: usize, min: usize) -> Result<usize, Diagnostic> {
-    match fields.get_value(&[key]) {
-        None => Ok(default),
-        Some(node) => {
-            let value = node.as_index()?;
-            if value < min {
-                return Err(node.error(format!("`{key}` must be at least {min}, found {value}")));
-            }
-            Ok(value)
-        }
-    }
-}
-
-fn positive(fields: &Fields<'_>, key: &str, default: f64) -> Result<f64, Diagnostic> {
-    match fields.get_value(&[key]) {
-        None => Ok(default),
-        Some(node) => {
-            let value = node.as_finite()?;
-            if value <= 0.0 {
-                return Err(node.error(format!("`{key}` must be positive, found {value}")));
-            }
-            Ok(value)
-        }
-    }
-}
-
-fn non_negative(fields: &Fields<'_>, key: &str, default: f64) -> Result<f64, Diagnostic> {
-    match fields.get_value(&[key]) {
-        None => Ok(default),
-        Some(node) => {
-            let value = node.as_finite()?;
-            if value < 0.0 {
-                return Err(node.error(format!("`{key}` must not be negative, found {value}")));
-            }
-            Ok(value)
-        }
-    }
-}
-
-fn friction_model(node: &Node) -> Result<FrictionModel, Diagnostic> {
-    match node.as_name()? {
-        "simplified" => Ok(FrictionModel::Simplified),
-        "coulomb" => Ok(FrictionModel::Coulomb),
-        other => {
-            let hint = match closest(other, FRICTION_MODELS.iter().copied()) {
-                Some(c) => format!(" (did you mean `{c}`?)"),
-                None => format!("; expected one of {}", FRICTION_MODELS.join(", ")),
-            };
-            Err(node.error(format!("unknown friction model `{other}`{hint}")))
-        }
     }
 }
 

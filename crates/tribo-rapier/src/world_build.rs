@@ -21,7 +21,7 @@ use crate::convert;
 use crate::layout::Layout;
 use crate::materials_hook::encode_link;
 use crate::options::RapierOptions;
-use crate::shapes::shared_shape;
+use tribo_geometry::shared_shape;
 
 /// The rapier world and where every link of the scene lives in it.
 pub(crate) struct BuiltWorld {

@@ -1,12 +1,11 @@
 //! Articulated bodies (rapier multibodies): pendulum, joint efforts, PD motors, floating base.
 
-mod common;
-
-use common::*;
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use tribo_engine::{Commands, Engine, JointCommand};
 use tribo_model::{Geometry, JointKind};
+use tribo_rapier::RapierFactory;
 use tribo_scene::{LinkRef, Scene};
+use tribo_testkit::*;
 
 const DT: f64 = 1e-3;
 const ARM: f64 = 1.0;
@@ -63,7 +62,7 @@ fn pendulum_period_matches_the_physical_pendulum() {
         * (1.0 + q0 * q0 / 16.0 + 11.0 * q0.powi(4) / 3072.0);
 
     let scene = pendulum(q0);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     assert!((hinge(engine.as_ref()).0 - q0).abs() < 1e-12, "initial joint position");
     // The arm's link frame is at the hinge, rotated by q0 about y.
     let arm_pose = engine.state().bodies[0].links[1].pose;
@@ -102,7 +101,7 @@ fn pd_motor_holds_the_arm_where_the_spring_balances_gravity() {
         q -= (kp * (q_ref - q) - mgl * q.sin()) / (-kp - mgl * q.cos());
     }
     let scene = pendulum(0.0);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let mut commands = idle(&scene);
     commands.bodies[0].joints[1] = JointCommand::Pd {
         q_ref,
@@ -140,7 +139,7 @@ fn pd_motor_holds_the_arm_where_the_spring_balances_gravity() {
 fn joint_effort_balances_gravity_at_its_equilibrium() {
     let q0: f64 = 0.3;
     let scene = pendulum(q0);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let mut commands = idle(&scene);
     let torque = BOB_MASS * G * ARM * q0.sin();
     commands.bodies[0].joints[1] = JointCommand::Effort(torque);
@@ -155,7 +154,7 @@ fn joint_effort_balances_gravity_at_its_equilibrium() {
     assert_eq!(effort, torque);
 
     // Without the effort the arm swings back through the bottom.
-    let mut passive = common::engine(&scene);
+    let mut passive = tribo_testkit::engine(&RapierFactory, &scene);
     run(passive.as_mut(), &scene, DT, 1000, |_| {});
     assert!(hinge(passive.as_ref()).0 < 0.0, "passive arm swings");
 }
@@ -196,7 +195,7 @@ fn slider() -> std::sync::Arc<Scene> {
 #[test]
 fn prismatic_effort_lifts_at_the_expected_acceleration() {
     let scene = slider();
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let mut commands: Commands = idle(&scene);
     // Twice the weight: a net upward acceleration of g.
     commands.bodies[0].joints[1] = JointCommand::Effort(2.0 * 2.0 * G);
@@ -311,7 +310,7 @@ fn internal_joint_effort_conserves_the_momenta_of_a_floating_base() {
     // No gravity, no contact: the joint effort is internal, so the centre of mass stays still and
     // the angular momentum stays zero. A torque on the child link alone would add τ t to L.
     let scene = floating_pair(false);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let (masses, centres, inertias) = pair_properties();
     let (com0, ..) = momenta(engine.as_ref(), &masses, &centres, &inertias);
     let (torque, seconds) = (0.05, 0.5);
@@ -343,7 +342,7 @@ fn internal_joint_effort_conserves_the_momenta_of_a_floating_base() {
 #[test]
 fn floating_base_falls_freely() {
     let scene = floating_pair(true);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let (masses, centres, inertias) = pair_properties();
     let (com0, ..) = momenta(engine.as_ref(), &masses, &centres, &inertias);
     let t: f64 = 0.5;
@@ -389,7 +388,7 @@ fn articulated_body_resting_on_the_ground_weighs_its_mass() {
         &table,
     );
     let scene = scene(vec![ground(0.0, &table), placed], table);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     run(engine.as_mut(), &scene, DT, 1000, |_| {});
     let mut lift = 0.0;
     for c in engine.contacts() {

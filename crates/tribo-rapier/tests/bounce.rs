@@ -1,10 +1,9 @@
 //! Restitution: a ball dropped on the ground rebounds to e² of its drop height.
 
-mod common;
-
-use common::*;
 use nalgebra::Isometry3;
 use tribo_model::Geometry;
+use tribo_rapier::RapierFactory;
+use tribo_testkit::*;
 
 const RADIUS: f64 = 0.1;
 
@@ -18,8 +17,8 @@ fn rebound_apex(restitution: f64, height: f64, dt: f64, options: Option<&str>) -
         table,
     );
     let mut engine = match options {
-        Some(yaml) => engine_with(&scene, yaml),
-        None => engine(&scene),
+        Some(yaml) => engine_with(&RapierFactory, &scene, yaml),
+        None => engine(&RapierFactory, &scene),
     };
     let mut bounced = false;
     let mut apex: f64 = 0.0;
@@ -67,7 +66,7 @@ fn rebound_speed_ratio_is_e_at_a_coarse_step() {
         ],
         table,
     );
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let (mut impact, mut rebound, mut previous) = (0.0_f64, 0.0_f64, 0.0_f64);
     run(engine.as_mut(), &scene, 1.0 / 60.0, 40, |state| {
         let vz = state.bodies[1].links[0].linear_velocity.z;

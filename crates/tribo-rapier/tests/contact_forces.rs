@@ -1,12 +1,11 @@
 //! Contact records: forces read back per point balance the loads they carry.
 
-mod common;
-
-use common::*;
 use nalgebra::{Isometry3, Vector3};
 use tribo_engine::{ContactRecord, Engine};
 use tribo_model::Geometry;
+use tribo_rapier::RapierFactory;
 use tribo_scene::{LinkRef, Scene};
+use tribo_testkit::*;
 
 const DT: f64 = 1e-3;
 const MASS: f64 = 2.0;
@@ -51,7 +50,7 @@ fn settle(engine: &mut dyn Engine, scene: &Scene, seconds: f64) {
 #[test]
 fn resting_box_normal_forces_sum_to_its_weight() {
     let scene = box_on_ground(0.0, 0.5);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     settle(engine.as_mut(), &scene, 1.0);
     let contacts = engine.contacts();
     let cube = LinkRef { body: 1, link: 0 };
@@ -84,8 +83,8 @@ fn resting_box_normal_forces_sum_to_its_weight() {
 fn sliding_friction(options: Option<&str>) -> (Vector3<f64>, Vector3<f64>, f64) {
     let scene = box_on_ground(2.0, 0.5);
     let mut engine = match options {
-        Some(yaml) => engine_with(&scene, yaml),
-        None => engine(&scene),
+        Some(yaml) => engine_with(&RapierFactory, &scene, yaml),
+        None => engine(&RapierFactory, &scene),
     };
     settle(engine.as_mut(), &scene, 0.1);
     let before = engine.state().bodies[1].links[0].linear_velocity.x;

@@ -1,11 +1,10 @@
 //! Two runs of the same scene and commands give bit-identical states and contacts.
 
-mod common;
-
-use common::*;
 use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 use tribo_engine::JointCommand;
 use tribo_model::{Geometry, JointKind};
+use tribo_rapier::RapierFactory;
+use tribo_testkit::*;
 
 /// Everything a run produced, as raw bits.
 fn run_bits() -> Vec<u64> {
@@ -84,7 +83,7 @@ fn run_bits() -> Vec<u64> {
     );
     bodies.push(robot);
     let scene = scene(bodies, table);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let mut commands = idle(&scene);
     let robot_index = scene.bodies.len() - 1;
     let mut bits = Vec::new();

@@ -1,17 +1,15 @@
 //! The factory's public face: name, honoured parameters, option and scene errors, command errors,
 //! divergence.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::*;
 use nalgebra::{Isometry3, Vector3};
 use tribo_engine::{
     BuildError, EngineFactory, EngineOptions, JointCommand, KinematicTarget, LinkWrench, MaterialParameter, StepError,
 };
 use tribo_model::{Geometry, JointKind};
 use tribo_rapier::RapierFactory;
+use tribo_testkit::*;
 
 fn falling_box() -> Arc<tribo_scene::Scene> {
     let table = pair_table(0.5, 0.5, 0.0);
@@ -44,7 +42,7 @@ fn factory_names_itself_and_its_honoured_parameters() {
             MaterialParameter::Restitution
         ]
     );
-    let engine = engine(&falling_box());
+    let engine = engine(&RapierFactory, &falling_box());
     assert_eq!(engine.name(), "rapier");
     assert_eq!(engine.time(), 0.0);
     assert!(engine.contacts().is_empty());
@@ -107,7 +105,7 @@ fn unrepresentable_scenes_are_refused_with_a_reason() {
 
     let table = pair_table(0.5, 0.5, 0.0);
     let ghost = solid("ghost", Geometry::Sphere { radius: 0.1 }, 0.0, "Thing");
-    let ghost_scene = common::scene(vec![place("ghost", ghost, Isometry3::identity(), false, &table)], table);
+    let ghost_scene = tribo_testkit::scene(vec![place("ghost", ghost, Isometry3::identity(), false, &table)], table);
     let error = RapierFactory
         .build(&ghost_scene, &EngineOptions::none())
         .err()
@@ -128,7 +126,7 @@ fn unrepresentable_scenes_are_refused_with_a_reason() {
         1.0,
         "Thing",
     );
-    let flat_scene = common::scene(vec![place("flat", flat, Isometry3::identity(), false, &table)], table);
+    let flat_scene = tribo_testkit::scene(vec![place("flat", flat, Isometry3::identity(), false, &table)], table);
     let error = RapierFactory
         .build(&flat_scene, &EngineOptions::none())
         .err()
@@ -144,7 +142,7 @@ fn unrepresentable_scenes_are_refused_with_a_reason() {
 #[test]
 fn bad_commands_are_step_errors() {
     let scene = falling_box();
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let mut commands = idle(&scene);
     commands.bodies[1].joints[0] = JointCommand::Pd {
         q_ref: 0.0,
@@ -180,7 +178,7 @@ fn bad_commands_are_step_errors() {
 fn link_wrench_lasts_one_step() {
     // 4 N upward on the 1 kg box for one 1 ms step: Δv = (F/m − g) dt, then free fall again.
     let scene = falling_box();
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let mut commands = idle(&scene);
     commands.bodies[1].link_wrenches.push(LinkWrench {
         link: 0,
@@ -202,7 +200,7 @@ fn link_wrench_lasts_one_step() {
 #[test]
 fn divergence_names_the_body_and_keeps_the_last_finite_state() {
     let scene = falling_box();
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     run(engine.as_mut(), &scene, 1e-3, 10, |_| {});
     let before = engine.state().clone();
     let mut commands = idle(&scene);

@@ -1,10 +1,9 @@
 //! Friction against analytic answers (box on a plane, box on an incline, static vs dynamic).
 
-mod common;
-
-use common::*;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use tribo_model::Geometry;
+use tribo_rapier::RapierFactory;
+use tribo_testkit::*;
 
 const DT: f64 = 1e-3;
 const SIDE: f64 = 0.2;
@@ -37,7 +36,7 @@ fn box_on_slope(
 /// Displacement down the slope and speed after `seconds`.
 fn slide(tilt: f64, static_friction: f64, dynamic_friction: f64, speed: f64, seconds: f64) -> (f64, f64) {
     let scene = box_on_slope(tilt, static_friction, dynamic_friction, speed);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let (down, _) = slope_axes(tilt);
     let start = root_position(engine.state(), 1);
     run(engine.as_mut(), &scene, DT, (seconds / DT).round() as usize, |_| {});
@@ -140,7 +139,7 @@ fn each_pair_uses_its_own_contact_material() {
         bodies.push(placed);
     }
     let scene = scene(bodies, table);
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     run(engine.as_mut(), &scene, DT, 2500, |_| {});
     for (body, mu) in [(1, 0.1), (2, 0.8)] {
         let expected = 4.0 / (2.0 * mu * G);

@@ -1,11 +1,10 @@
 //! A fixed root driven by `root_target` commands follows its path and carries what rests on it.
 
-mod common;
-
-use common::*;
 use nalgebra::{Isometry3, Vector3};
 use tribo_engine::KinematicTarget;
 use tribo_model::Geometry;
+use tribo_rapier::RapierFactory;
+use tribo_testkit::*;
 
 const DT: f64 = 1e-3;
 
@@ -30,7 +29,7 @@ fn kinematic_root_follows_its_target() {
         )],
         table,
     );
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let mut commands = idle(&scene);
     // 0.5 m/s along x while turning at 1 rad/s about z.
     let (velocity, spin) = (Vector3::new(0.5, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0));
@@ -90,7 +89,7 @@ fn kinematic_platform_carries_a_resting_box_by_friction() {
         ],
         table,
     );
-    let mut engine = engine(&scene);
+    let mut engine = engine(&RapierFactory, &scene);
     let mut commands = idle(&scene);
     let accel = 1.0;
     for k in 1..=1000 {

@@ -74,6 +74,53 @@ impl<'a> Fields<'a> {
         self.get_value(keys).map_or(Ok(default), Node::as_bool)
     }
 
+    /// A whole number of at least `min`, with a default when absent.
+    pub fn count_or(&self, key: &str, default: usize, min: usize) -> Result<usize, Error> {
+        match self.get_value(&[key]) {
+            None => Ok(default),
+            Some(node) => {
+                let value = node.as_index()?;
+                if value < min {
+                    return Err(node.error(format!("`{key}` must be at least {min}, found {value}")));
+                }
+                Ok(value)
+            }
+        }
+    }
+
+    /// A finite number satisfying `valid` (described by `rule`, e.g. "must be positive"), with a
+    /// default when absent.
+    pub fn real_or(&self, key: &str, default: f64, valid: impl Fn(f64) -> bool, rule: &str) -> Result<f64, Error> {
+        match self.get_value(&[key]) {
+            None => Ok(default),
+            Some(node) => {
+                let value = node.as_finite()?;
+                if !valid(value) {
+                    return Err(node.error(format!("`{key}` {rule}, found {value}")));
+                }
+                Ok(value)
+            }
+        }
+    }
+
+    /// One of a set of words, each standing for a value; `what` names the setting in errors
+    /// ("unknown friction model `x` (did you mean …?)").
+    pub fn choice_or<T: Copy>(&self, key: &str, default: T, choices: &[(&str, T)], what: &str) -> Result<T, Error> {
+        let Some(node) = self.get_value(&[key]) else {
+            return Ok(default);
+        };
+        let word = node.as_name()?;
+        if let Some((_, value)) = choices.iter().find(|(name, _)| *name == word) {
+            return Ok(*value);
+        }
+        let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+        let hint = match closest(word, names.iter().copied()) {
+            Some(c) => format!(" (did you mean `{c}`?)"),
+            None => format!("; expected one of {}", names.join(", ")),
+        };
+        Err(node.error(format!("unknown {what} `{word}`{hint}")))
+    }
+
     /// Optional text.
     pub fn str_opt(&self, keys: &[&str]) -> Result<Option<&'a str>, Error> {
         self.get_value(keys).map(Node::as_str).transpose()
@@ -154,6 +201,26 @@ mod tests {
         assert_eq!(
             warnings[0].to_string(),
             "f.yaml:2:1: warning: unknown key `frction` in a contact material is not read; did you mean `friction`?"
+        );
+    }
+
+    #[test]
+    fn typed_settings_with_rules() {
+        let doc = parse_str("n: 0\nx: -1\nmode: fast\n", "o.yaml").expect("parse");
+        let f = Fields::new(&doc, "options").expect("map");
+        assert_eq!(
+            f.count_or("n", 4, 1).expect_err("min").to_string(),
+            "o.yaml:1:4: `n` must be at least 1, found 0"
+        );
+        assert_eq!(f.count_or("absent", 4, 1).ok(), Some(4));
+        let err = f.real_or("x", 1.0, |v| v > 0.0, "must be positive").expect_err("rule");
+        assert_eq!(err.to_string(), "o.yaml:2:4: `x` must be positive, found -1");
+        let err = f
+            .choice_or("mode", 0, &[("slow", 0), ("fats", 1)], "mode")
+            .expect_err("word");
+        assert_eq!(
+            err.to_string(),
+            "o.yaml:3:7: unknown mode `fast` (did you mean `fats`?)"
         );
     }
 

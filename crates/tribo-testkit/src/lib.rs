@@ -1,6 +1,8 @@
-//! Scenes built in code for the `rapier` engine's tests: single-link bodies from a geometry, a
-//! mass and a material name; a material table from YAML text; a few standard placements.
-#![allow(dead_code)]
+//! Scenes built in code for tribo's engine tests and benchmarks: single-link bodies from a
+//! geometry, a mass and a material name; a material table from YAML text; a few standard
+//! placements; engines built from any [`EngineFactory`] and stepped with idle commands.
+//!
+//! This is test support: the helpers `expect` valid inputs and panic with a message otherwise.
 
 use std::sync::Arc;
 
@@ -8,7 +10,6 @@ use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use tribo_engine::{Commands, Engine, EngineFactory, EngineOptions, SceneState};
 use tribo_material::{ContactTable, MaterialTable};
 use tribo_model::{Body, Geometry, Joint, JointKind, Link, Shape};
-use tribo_rapier::RapierFactory;
 use tribo_scene::{Scene, SceneBody};
 
 pub const G: f64 = 9.81;
@@ -183,17 +184,19 @@ pub fn scene(bodies: Vec<SceneBody>, contacts: ContactTable) -> Arc<Scene> {
     })
 }
 
-pub fn engine(scene: &Arc<Scene>) -> Box<dyn Engine> {
-    RapierFactory
+/// An engine of `factory`'s kind for `scene`, with default options.
+pub fn engine(factory: &dyn EngineFactory, scene: &Arc<Scene>) -> Box<dyn Engine> {
+    factory
         .build(scene, &EngineOptions::none())
-        .expect("the rapier engine builds")
+        .expect("the engine builds with these options")
 }
 
-pub fn engine_with(scene: &Arc<Scene>, options_yaml: &str) -> Box<dyn Engine> {
+/// An engine of `factory`'s kind for `scene`, with options given as YAML text.
+pub fn engine_with(factory: &dyn EngineFactory, scene: &Arc<Scene>, options_yaml: &str) -> Box<dyn Engine> {
     let node = tribo_yaml::parse_str(options_yaml, "options.yaml").expect("valid YAML");
-    RapierFactory
+    factory
         .build(scene, &EngineOptions { node: Some(node) })
-        .expect("the rapier engine builds")
+        .expect("the engine builds with these options")
 }
 
 pub fn idle(scene: &Scene) -> Commands {
@@ -211,4 +214,84 @@ pub fn run(engine: &mut dyn Engine, scene: &Scene, dt: f64, steps: usize, mut ob
 
 pub fn root_position(state: &SceneState, body: usize) -> Vector3<f64> {
     state.bodies[body].links[0].pose.translation.vector
+}
+
+/// SR1's initial posture from Choreonoid's `SR1Walk*.cnoid` (`joint_displacements`, degrees, by
+/// joint id).
+pub const SR1_POSTURE_DEG: [f64; 29] = [
+    0.0, -2.1, 0.0, 4.50001, -2.40001, 0.0, 10.0, -0.20002, 0.0, -90.0, 0.0, 0.0, 0.0, 0.0, -2.1, 0.0, 4.50001,
+    -2.40001, 0.0, 10.0, -0.20002, 0.0, -90.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+];
+
+/// Choreonoid's SR1 (`choreonoid_dir/model/SR1.body`, materials from
+/// `choreonoid_dir/materials/default-materials.yaml`) standing on the floor (material Ground),
+/// root at z = 0.7135 m in its initial posture, and the commands that hold it: PD on every joint,
+/// P 8000 on legs, waist and chest, 3000 on arms, D 100 (Choreonoid's SR1 sample controller).
+/// Body 0 is the floor, body 1 the robot.
+pub fn sr1_standing(choreonoid_dir: &std::path::Path) -> (Arc<Scene>, Commands) {
+    let model = tribo_model::load_body(&choreonoid_dir.join("model/SR1.body")).expect("SR1.body loads");
+    let materials = std::fs::read_to_string(choreonoid_dir.join("materials/default-materials.yaml"))
+        .expect("the default material table reads");
+    let mut names: Vec<&str> = model.links.iter().map(|l| l.material.as_str()).collect();
+    names.push("Ground");
+    names.sort_unstable();
+    names.dedup();
+    let table = table(&materials, &names);
+    let mut initial = vec![0.0; model.links.len()];
+    let mut joints = vec![tribo_engine::JointCommand::None; model.links.len()];
+    for (id, degrees) in SR1_POSTURE_DEG.iter().enumerate() {
+        let link = model.joint_link(id).expect("joint id in SR1");
+        let arm = (6..=12).contains(&id) || (19..=25).contains(&id);
+        initial[link] = degrees.to_radians();
+        joints[link] = tribo_engine::JointCommand::Pd {
+            q_ref: degrees.to_radians(),
+            v_ref: 0.0,
+            kp: if arm { 3000.0 } else { 8000.0 },
+            kd: 100.0,
+            feedforward: 0.0,
+        };
+    }
+    let mut robot = place("SR1", model, Isometry3::translation(0.0, 0.0, 0.7135), false, &table);
+    robot.initial_positions = initial;
+    let scene = scene(vec![ground(0.0, &table), robot], table);
+    let mut commands = idle(&scene);
+    commands.bodies[1].joints = joints;
+    (scene, commands)
+}
+
+/// A pile of `nx × ny × nz` cubes of edge `size` (1 kg each, material Thing, μ 0.5) on the floor:
+/// columns on a grid with `gap` between neighbouring columns, boxes of a column resting on each
+/// other. Body 0 is the floor.
+pub fn box_pile(nx: usize, ny: usize, nz: usize, size: f64, gap: f64) -> Arc<Scene> {
+    let table = pair_table(0.5, 0.5, 0.0);
+    let mut bodies = vec![ground(0.0, &table)];
+    let pitch = size + gap;
+    for k in 0..nz {
+        for j in 0..ny {
+            for i in 0..nx {
+                let cube = solid(
+                    "box",
+                    Geometry::Box {
+                        size: Vector3::repeat(size),
+                    },
+                    1.0,
+                    "Thing",
+                );
+                let position = Vector3::new(
+                    (i as f64 - (nx as f64 - 1.0) / 2.0) * pitch,
+                    (j as f64 - (ny as f64 - 1.0) / 2.0) * pitch,
+                    size / 2.0 + k as f64 * size,
+                );
+                let name = format!("box_{i}_{j}_{k}");
+                bodies.push(place(
+                    &name,
+                    cube,
+                    Isometry3::translation(position.x, position.y, position.z),
+                    false,
+                    &table,
+                ));
+            }
+        }
+    }
+    scene(bodies, table)
 }

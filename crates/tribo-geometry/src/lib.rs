@@ -1,15 +1,16 @@
-//! Collision shapes: tribo's `Geometry` (Choreonoid conventions) as parry shapes.
+//! Collision shapes: tribo's `Geometry` (Choreonoid conventions) as parry shapes, for every engine
+//! that collides with parry (rapier and pgs).
 //!
 //! Choreonoid puts the axis of cylinders, capsules and cones along local **+Y**, centred on the
 //! shape origin, a cone's apex at +h/2. parry 0.31 uses exactly the same convention
 //! (`parry3d::shape::{Cylinder, Capsule, Cone}` docs: "aligned with the Y axis", cone "apex at
 //! y = +half_height"), so no extra rotation is needed: only full extents become half extents.
 
-use rapier3d_f64::prelude::SharedShape;
+use parry3d_f64::shape::SharedShape;
 use tribo_model::Geometry;
 
 /// The parry shape for `geometry`, or a message saying which dimension is unusable.
-pub(crate) fn shared_shape(geometry: &Geometry) -> Result<SharedShape, String> {
+pub fn shared_shape(geometry: &Geometry) -> Result<SharedShape, String> {
     match geometry {
         Geometry::Box { size } => {
             for (axis, extent) in ["x", "y", "z"].iter().zip(size.iter()) {
@@ -60,9 +61,9 @@ fn non_negative(what: &str, value: f64) -> Result<(), String> {
 mod tests {
     use super::*;
     use nalgebra::Vector3;
-    use rapier3d_f64::math::{Pose, Vector};
-    use rapier3d_f64::parry::query;
-    use rapier3d_f64::parry::shape::HalfSpace;
+    use parry3d_f64::math::{Pose, Vector};
+    use parry3d_f64::query;
+    use parry3d_f64::shape::HalfSpace;
 
     /// Signed distance from the shape, placed at `y` above the ground plane y = 0 (normal +Y),
     /// to that plane: the lowest point of the shape along −Y.
@@ -143,7 +144,7 @@ mod tests {
         .expect("valid cone");
         let flipped = Pose::from_parts(
             Vector::new(0.0, 0.6, 0.0),
-            rapier3d_f64::math::Rotation::from_rotation_x(std::f64::consts::PI),
+            parry3d_f64::math::Rotation::from_rotation_x(std::f64::consts::PI),
         );
         let up = query::contact(
             &Pose::IDENTITY,

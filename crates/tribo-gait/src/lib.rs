@@ -1,0 +1,26 @@
+//! ZMP walking-pattern generation for a biped described by a Choreonoid `.body` model.
+//!
+//! - [`plan_footsteps`]: footsteps and the piecewise, smoothed ZMP reference from a step length,
+//!   width and time and a number of steps;
+//! - [`PreviewController`]: ZMP preview control on the cart-table model (Kajita et al. 2003),
+//!   with [`solve_dare`] for its Riccati equation;
+//! - [`Walker`] and [`kinematics`]: leg chains, forward kinematics, CoM and leg inverse kinematics
+//!   read from the body;
+//! - [`generate`]: the whole pattern as joint angles ([`tribo_model::JointMotion`]) plus the planned
+//!   ZMP and CoM per frame;
+//! - [`write_seq`]: a Choreonoid `.seq` (CompositeSeq v2 BodyMotion) of the pattern.
+
+mod error;
+mod footsteps;
+pub mod kinematics;
+mod pattern;
+mod preview;
+mod seq_writer;
+mod walker;
+
+pub use error::GaitError;
+pub use footsteps::{plan_footsteps, smoothstep, Footstep, FootstepPlan, GaitParams, Side, ZmpSegment};
+pub use pattern::{generate, WalkingPattern};
+pub use preview::{augmented, solve_dare, CartTable, PreviewController, PreviewWeights};
+pub use seq_writer::{seq_text, write_seq};
+pub use walker::{Walker, WALKER_FEET};

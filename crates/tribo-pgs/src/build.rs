@@ -1,0 +1,239 @@
+//! Scene → multibody trees: one [`tribo_multibody::Tree`] per scene body, its initial state and its
+//! collision shapes.
+//!
+//! Links welded by a Fixed joint are merged into their *carrier*, the nearest ancestor (or the link
+//! itself) whose joint moves: the root, a revolute or a prismatic joint. A carrier is one tree body
+//! whose inertia is the composite of its welded links (masses added, centre of mass averaged,
+//! inertias moved by the parallel-axis theorem `I = Σ Rᵢ Iᵢ Rᵢᵀ + mᵢ (|dᵢ|² 1 − dᵢ dᵢᵀ)`), and
+//! whose shapes are the welded links' shapes moved into the carrier frame. A free root (not fixed
+//! by the scene) is a floating base (`Joint::Free`, placement = identity, `q` = world pose); a
+//! fixed root is a `Joint::Fixed` body whose placement is the root pose (a kinematic root changes
+//! that placement every step it receives a target).
+
+use nalgebra::{Isometry3, Matrix3, Vector3};
+use parry3d_f64::shape::SharedShape;
+use tribo_geometry::shared_shape;
+use tribo_model::JointKind;
+use tribo_multibody::{Body as TreeBody, Joint, LinkInertia, State, Tree};
+use tribo_scene::SceneBody;
+
+/// One collision shape on a tree body.
+#[derive(Clone)]
+pub(crate) struct Collider {
+    /// The scene link that owns the shape (for materials and reports).
+    pub link: usize,
+    /// The tree body (carrier) that moves it.
+    pub carrier: usize,
+    pub shape: SharedShape,
+    /// Pose of the shape in the carrier frame.
+    pub pose_in_carrier: Isometry3<f64>,
+}
+
+/// A scene body as the engine simulates it.
+#[derive(Clone)]
+pub(crate) struct BodyModel {
+    pub name: String,
+    pub tree: Tree,
+    /// The tree's bodies as given to [`Tree::new`] (a kinematic root rebuilds the tree from them).
+    pub tree_bodies: Vec<TreeBody>,
+    /// Tree body index of every link.
+    pub carrier: Vec<usize>,
+    /// Pose of every link frame in its carrier's frame.
+    pub link_in_carrier: Vec<Isometry3<f64>>,
+    /// Velocity index of every link's 1-dof joint.
+    pub link_dof: Vec<Option<usize>>,
+    /// Position index of every link's 1-dof joint.
+    pub link_q: Vec<Option<usize>>,
+    /// Parent tree body of every tree body (for the adjacency rule).
+    pub tree_parent: Vec<Option<usize>>,
+    /// The root is attached to the world (fixed or kinematic).
+    pub fixed_root: bool,
+    pub self_collision: bool,
+    pub colliders: Vec<Collider>,
+}
+
+impl BodyModel {
+    /// Whether the body has degrees of freedom to integrate.
+    pub fn is_dynamic(&self) -> bool {
+        self.tree.nv() > 0
+    }
+
+    /// Moves a fixed root to `pose` (a kinematic target): rebuilds the tree with the new placement.
+    pub fn set_root_placement(&mut self, pose: &Isometry3<f64>) -> Result<(), String> {
+        if let Some(root) = self.tree_bodies.first_mut() {
+            root.placement = *pose;
+        }
+        self.tree = Tree::new(self.tree_bodies.clone()).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
+/// The model and initial state of `body`, or why this engine cannot simulate it.
+pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Result<(BodyModel, State), String> {
+    let links = &body.model.links;
+    if links.is_empty() {
+        return Err("it has no links".to_owned());
+    }
+    let n = links.len();
+    let mut carrier = vec![0usize; n];
+    let mut carrier_link: Vec<usize> = Vec::new();
+    let mut link_in_carrier = vec![Isometry3::identity(); n];
+    let root_kind = links[0].joint.kind;
+    let fixed_root = body.fixed_root || root_kind == JointKind::Fixed;
+    for (i, link) in links.iter().enumerate() {
+        link.check_numbers()?;
+        match (i, link.parent) {
+            (0, None) => {
+                if matches!(root_kind, JointKind::Revolute | JointKind::Prismatic) {
+                    return Err(format!(
+                        "root link `{}` has a {} joint; a root joint must be free or fixed",
+                        link.name,
+                        root_kind.name()
+                    ));
+                }
+                carrier_link.push(0);
+            }
+            (0, Some(_)) => return Err(format!("root link `{}` has a parent", link.name)),
+            (_, None) => return Err(format!("link `{}` is not the root but has no parent", link.name)),
+            (_, Some(p)) if p >= i => {
+                return Err(format!("link `{}` comes before its parent", link.name));
+            }
+            (_, Some(p)) => match link.joint.kind {
+                JointKind::Fixed => {
+                    carrier[i] = carrier[p];
+                    link_in_carrier[i] = link_in_carrier[p] * link.offset;
+                }
+                JointKind::Revolute | JointKind::Prismatic => {
+                    carrier[i] = carrier_link.len();
+                    carrier_link.push(i);
+                }
+                JointKind::Free => {
+                    return Err(format!(
+                        "link `{}` has a free joint; only a root link can be free",
+                        link.name
+                    ));
+                }
+            },
+        }
+    }
+
+    // Composite inertia of every carrier, in its frame.
+    let mut parts: Vec<Vec<MassPart>> = vec![Vec::new(); carrier_link.len()];
+    for (i, link) in links.iter().enumerate() {
+        let pose = link_in_carrier[i];
+        let rotation = pose.rotation.to_rotation_matrix();
+        let com = pose.transform_point(&link.center_of_mass.into()).coords;
+        parts[carrier[i]].push((link.mass, com, rotation * link.inertia * rotation.transpose()));
+    }
+    let mut tree_bodies = Vec::with_capacity(carrier_link.len());
+    let mut tree_parent = Vec::with_capacity(carrier_link.len());
+    for (index, &li) in carrier_link.iter().enumerate() {
+        let link = &links[li];
+        let inertia = composite(&parts[index]);
+        let (parent, joint, placement) = if index == 0 {
+            if fixed_root {
+                (None, Joint::Fixed, body.root_pose)
+            } else {
+                (None, Joint::Free, Isometry3::identity())
+            }
+        } else {
+            let p = link.parent.unwrap_or(0);
+            let joint = match link.joint.kind {
+                JointKind::Prismatic => Joint::Prismatic { axis: link.joint.axis },
+                _ => Joint::Revolute { axis: link.joint.axis },
+            };
+            (Some(carrier[p]), joint, link_in_carrier[p] * link.offset)
+        };
+        let mut tree_body = TreeBody::new(link.name.clone(), parent, joint, placement, inertia);
+        if index > 0 {
+            tree_body = tree_body.with_armature(link.joint.armature);
+            if link.joint.max_effort.is_finite() {
+                tree_body = tree_body.with_effort_limit(link.joint.max_effort);
+            }
+        }
+        tree_parent.push(parent);
+        tree_bodies.push(tree_body);
+    }
+    let tree = Tree::new(tree_bodies.clone()).map_err(|e| e.to_string())?;
+
+    let mut link_dof = vec![None; n];
+    let mut link_q = vec![None; n];
+    for (index, &li) in carrier_link.iter().enumerate().skip(1) {
+        link_dof[li] = tree.v_range(index).next();
+        link_q[li] = tree.q_range(index).next();
+    }
+
+    let mut colliders = Vec::new();
+    for (i, link) in links.iter().enumerate() {
+        for shape in &link.shapes {
+            colliders.push(Collider {
+                link: i,
+                carrier: carrier[i],
+                shape: shared_shape(&shape.geometry).map_err(|e| format!("link `{}`: {e}", link.name))?,
+                pose_in_carrier: link_in_carrier[i] * shape.pose,
+            });
+        }
+    }
+
+    let mut state = State::neutral(&tree);
+    if !fixed_root {
+        let p = body.root_pose.translation.vector;
+        let r = body.root_pose.rotation;
+        state.q.as_mut_slice()[..7].copy_from_slice(&[p.x, p.y, p.z, r.w, r.i, r.j, r.k]);
+        let (v, w) = (body.root_linear_velocity, body.root_angular_velocity);
+        state.v.as_mut_slice()[..6].copy_from_slice(&[v.x, v.y, v.z, w.x, w.y, w.z]);
+    }
+    for (i, q) in link_q.iter().enumerate() {
+        if let (Some(q), Some(value)) = (q, body.initial_positions.get(i)) {
+            state.q[*q] = *value;
+        }
+    }
+    let model = BodyModel {
+        name: body.name.clone(),
+        tree,
+        tree_bodies,
+        carrier,
+        link_in_carrier,
+        link_dof,
+        link_q,
+        tree_parent,
+        fixed_root,
+        self_collision: self_collision.unwrap_or(body.self_collision),
+        colliders,
+    };
+    check_mass_matrix(&model, &state)?;
+    Ok((model, state))
+}
+
+/// One welded link's mass (kg), centre of mass and inertia about it, in the carrier frame.
+type MassPart = (f64, Vector3<f64>, Matrix3<f64>);
+
+/// Masses added, centre of mass averaged, inertias about the common centre (parallel axes).
+fn composite(parts: &[MassPart]) -> LinkInertia {
+    let mass: f64 = parts.iter().map(|p| p.0).sum();
+    if mass <= 0.0 {
+        let inertia = parts.iter().map(|p| p.2).sum();
+        return LinkInertia::new(0.0, Vector3::zeros(), inertia);
+    }
+    let com = parts.iter().map(|p| p.1 * p.0).sum::<Vector3<f64>>() / mass;
+    let inertia = parts
+        .iter()
+        .map(|(m, c, i)| {
+            let d = c - com;
+            i + (Matrix3::identity() * d.norm_squared() - d * d.transpose()) * *m
+        })
+        .sum();
+    LinkInertia::new(mass, com, inertia)
+}
+
+/// A body with degrees of freedom must have a positive definite mass matrix.
+fn check_mass_matrix(model: &BodyModel, state: &State) -> Result<(), String> {
+    if !model.is_dynamic() {
+        return Ok(());
+    }
+    let kin = tribo_multibody::Kinematics::new(&model.tree, state).map_err(|e| e.to_string())?;
+    let mass = tribo_multibody::mass_matrix(&kin);
+    tribo_multibody::TreeFactorisation::new(mass, &model.tree)
+        .map(|_| ())
+        .map_err(|e| format!("its mass matrix is singular (a massless link?): {e}"))
+}

@@ -1,0 +1,160 @@
+//! Collision detection between link shapes.
+//!
+//! **Broad phase**: world AABBs of every shape (parry's `compute_aabb`, loosened by the contact
+//! margin), sorted by their lower x bound, then swept: a shape is tested against the shapes whose
+//! x interval is still open. Sorting keys are (lower x, shape index), so the candidate pairs come
+//! out in a fixed order. Pairs are skipped when both shapes are on the same tree body, on two
+//! bodies with no degree of freedom, on the same scene body without self-collision, or on adjacent
+//! tree bodies (parent and child: never in contact by convention).
+//!
+//! **Narrow phase**: parry's `contact_manifolds` for each candidate pair, with the contact margin
+//! as prediction distance: every manifold point closer than the margin is returned (negative
+//! distance = penetration). Box–box (and box–slab) contacts give the clipped face polygon, i.e. the
+//! four corners of a box resting on a face.
+
+use std::collections::BTreeMap;
+
+use nalgebra::{Isometry3, Vector3};
+use parry3d_f64::math::{Pose, Rotation, Vector};
+use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use tribo_scene::LinkRef;
+
+use crate::build::BodyModel;
+
+/// One contact point before culling: world point (midpoint of the two surface points), unit
+/// normal from link `a` to link `b`, depth (> 0 when overlapping).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct RawPoint {
+    pub point: Vector3<f64>,
+    pub normal: Vector3<f64>,
+    pub depth: f64,
+}
+
+/// Contact points grouped by link pair (a < b), in a fixed order.
+pub(crate) type PairPoints = BTreeMap<(LinkRef, LinkRef), Vec<RawPoint>>;
+
+/// A shape placed in the world for this step.
+struct Placed {
+    body: usize,
+    collider: usize,
+    pose: Pose,
+    min: [f64; 3],
+    max: [f64; 3],
+}
+
+/// Every contact point between shapes of `models` at the carrier poses `poses[body][carrier]`.
+pub(crate) fn detect(models: &[BodyModel], poses: &[Vec<Isometry3<f64>>], margin: f64) -> PairPoints {
+    let mut placed = Vec::new();
+    for (b, model) in models.iter().enumerate() {
+        for (c, collider) in model.colliders.iter().enumerate() {
+            let Some(carrier_pose) = poses.get(b).and_then(|p| p.get(collider.carrier)) else {
+                continue;
+            };
+            let pose = to_pose(&(carrier_pose * collider.pose_in_carrier));
+            let aabb = collider.shape.compute_aabb(&pose);
+            let half = margin * 0.5;
+            placed.push(Placed {
+                body: b,
+                collider: c,
+                pose,
+                min: [aabb.mins.x - half, aabb.mins.y - half, aabb.mins.z - half],
+                max: [aabb.maxs.x + half, aabb.maxs.y + half, aabb.maxs.z + half],
+            });
+        }
+    }
+    let mut order: Vec<usize> = (0..placed.len()).collect();
+    order.sort_by(|&i, &j| placed[i].min[0].total_cmp(&placed[j].min[0]).then(i.cmp(&j)));
+
+    let mut candidates = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    for &i in &order {
+        let xi = placed[i].min[0];
+        open.retain(|&j| placed[j].max[0] >= xi);
+        for &j in &open {
+            let (p, q) = if i < j { (i, j) } else { (j, i) };
+            if overlaps(&placed[p], &placed[q]) && may_touch(models, &placed[p], &placed[q]) {
+                candidates.push((p, q));
+            }
+        }
+        open.push(i);
+    }
+    candidates.sort_unstable();
+
+    let mut pairs = PairPoints::new();
+    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+    for (p, q) in candidates {
+        let (s1, s2) = (&placed[p], &placed[q]);
+        let (c1, c2) = (
+            &models[s1.body].colliders[s1.collider],
+            &models[s2.body].colliders[s2.collider],
+        );
+        manifolds.clear();
+        let pos12 = s1.pose.inv_mul(&s2.pose);
+        if DefaultQueryDispatcher
+            .contact_manifolds(
+                &pos12,
+                c1.shape.as_ref(),
+                c2.shape.as_ref(),
+                margin,
+                &mut manifolds,
+                &mut None,
+            )
+            .is_err()
+        {
+            continue;
+        }
+        let a = LinkRef {
+            body: s1.body,
+            link: c1.link,
+        };
+        let b = LinkRef {
+            body: s2.body,
+            link: c2.link,
+        };
+        let points = pairs.entry((a, b)).or_default();
+        for manifold in &manifolds {
+            let normal = vector3(s1.pose.rotation * manifold.local_n1);
+            for point in &manifold.points {
+                let p1 = vector3(s1.pose * point.local_p1);
+                let p2 = vector3(s2.pose * point.local_p2);
+                points.push(RawPoint {
+                    point: (p1 + p2) * 0.5,
+                    normal,
+                    depth: -point.dist,
+                });
+            }
+        }
+    }
+    pairs.retain(|_, points| !points.is_empty());
+    pairs
+}
+
+fn overlaps(a: &Placed, b: &Placed) -> bool {
+    (0..3).all(|k| a.min[k] <= b.max[k] && b.min[k] <= a.max[k])
+}
+
+/// The pair filter of the module docs.
+fn may_touch(models: &[BodyModel], a: &Placed, b: &Placed) -> bool {
+    let (ma, mb) = (&models[a.body], &models[b.body]);
+    if !ma.is_dynamic() && !mb.is_dynamic() {
+        return false;
+    }
+    if a.body != b.body {
+        return true;
+    }
+    let (ca, cb) = (ma.colliders[a.collider].carrier, mb.colliders[b.collider].carrier);
+    ma.self_collision
+        && ca != cb
+        && ma.tree_parent.get(ca).copied().flatten() != Some(cb)
+        && ma.tree_parent.get(cb).copied().flatten() != Some(ca)
+}
+
+fn to_pose(iso: &Isometry3<f64>) -> Pose {
+    let t = iso.translation.vector;
+    let r = iso.rotation;
+    Pose::from_parts(Vector::new(t.x, t.y, t.z), Rotation::from_xyzw(r.i, r.j, r.k, r.w))
+}
+
+fn vector3(v: Vector) -> Vector3<f64> {
+    Vector3::new(v.x, v.y, v.z)
+}

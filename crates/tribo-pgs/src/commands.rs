@@ -1,0 +1,120 @@
+//! A body's commands as the inputs of its velocity update (tribo-multibody `StepInputs`):
+//!
+//! - `Effort(τ)`: the joint torque (explicit), clamped with the PD torque to the joint's
+//!   `max_effort` by the multibody step;
+//! - `Pd { q_ref, v_ref, kp, kd, feedforward }`: the gains go into the implicit velocity update
+//!   `(M + h K_d + h² K_p) v⁺ = M v + h (τ − bias + K_p (q_ref − q) + K_d v_ref)` (tribo-multibody
+//!   `pd.rs`: stable for any gains), the feedforward into τ;
+//! - `link_wrenches`: a force at the link origin and a torque (world), as external forces on the
+//!   link's carrier for this step.
+
+use nalgebra::DVector;
+use tribo_engine::{BodyCommands, JointCommand};
+use tribo_multibody::{ExternalForces, PdControl, SpatialForce, State};
+
+use crate::build::BodyModel;
+
+/// What drives one body during a step.
+pub(crate) struct Drive {
+    pub torque: DVector<f64>,
+    pub pd: Option<PdControl>,
+    pub external: Option<ExternalForces>,
+}
+
+/// The drive of `model` at `state` under `commands`, or a message naming the bad command.
+pub(crate) fn drive(
+    model: &BodyModel,
+    state: &State,
+    commands: Option<&BodyCommands>,
+    link_names: &[String],
+    poses: &[nalgebra::Isometry3<f64>],
+) -> Result<Drive, String> {
+    let tree = &model.tree;
+    let nv = tree.nv();
+    let mut torque = DVector::zeros(nv);
+    let Some(commands) = commands else {
+        return Ok(Drive {
+            torque,
+            pd: None,
+            external: None,
+        });
+    };
+    let (mut q_ref, mut v_ref) = (state.q.clone(), DVector::zeros(nv));
+    let (mut kp, mut kd) = (DVector::zeros(nv), DVector::zeros(nv));
+    let mut any_pd = false;
+    for (link, command) in commands.joints.iter().enumerate() {
+        let name = || link_names.get(link).cloned().unwrap_or_else(|| format!("#{link}"));
+        let dof = model.link_dof.get(link).copied().flatten();
+        let q = model.link_q.get(link).copied().flatten();
+        match (command, dof, q) {
+            (JointCommand::None, _, _) => {}
+            (JointCommand::Effort(effort), Some(dof), _) => {
+                if !effort.is_finite() {
+                    return Err(format!("link `{}`: effort {effort} is not finite", name()));
+                }
+                torque[dof] += effort;
+            }
+            (
+                JointCommand::Pd {
+                    q_ref: target,
+                    v_ref: speed,
+                    kp: p,
+                    kd: d,
+                    feedforward,
+                },
+                Some(dof),
+                Some(q),
+            ) => {
+                let values = [*target, *speed, *p, *d, *feedforward];
+                if values.iter().any(|x| !x.is_finite()) || *p < 0.0 || *d < 0.0 {
+                    return Err(format!(
+                        "link `{}`: PD command needs finite targets and gains ≥ 0, found {command:?}",
+                        name()
+                    ));
+                }
+                q_ref[q] = *target;
+                v_ref[dof] = *speed;
+                kp[dof] = *p;
+                kd[dof] = *d;
+                torque[dof] += feedforward;
+                any_pd = true;
+            }
+            (_, _, _) => {
+                return Err(format!("link `{}` has no revolute or prismatic joint to drive", name()));
+            }
+        }
+    }
+    let pd = if any_pd {
+        Some(PdControl::new(tree, q_ref, v_ref, kp, kd).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let external = if commands.link_wrenches.is_empty() {
+        None
+    } else {
+        let mut forces = ExternalForces::new(tree);
+        for wrench in &commands.link_wrenches {
+            let (Some(&carrier), Some(in_carrier)) =
+                (model.carrier.get(wrench.link), model.link_in_carrier.get(wrench.link))
+            else {
+                return Err(format!(
+                    "a link wrench names link {}, which does not exist",
+                    wrench.link
+                ));
+            };
+            if !(wrench.force.iter().chain(wrench.torque.iter()).all(|x| x.is_finite())) {
+                return Err(format!("the wrench on link {} is not finite", wrench.link));
+            }
+            let origin = poses
+                .get(carrier)
+                .map(|pose| (pose * in_carrier).translation.vector)
+                .unwrap_or_default();
+            forces
+                .add_force_at(carrier, &wrench.force, &origin)
+                .and_then(|()| forces.add_wrench(carrier, &SpatialForce::from_torque(&wrench.torque)))
+                .map_err(|e| e.to_string())?;
+        }
+        Some(forces)
+    };
+    Ok(Drive { torque, pd, external })
+}

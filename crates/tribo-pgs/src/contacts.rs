@@ -1,0 +1,270 @@
+//! Contact rows: for every culled contact point, its frame, friction coefficient, the Jacobian
+//! rows of the two links and the normal velocity target (stabilisation, restitution, compliance).
+//!
+//! **Frame and Jacobian.** Contact c has the unit normal n (from link a to link b) and tangents
+//! t₁, t₂ (t₁ ⊥ n chosen from the world axis least aligned with n, t₂ = n × t₁). Its velocity is
+//! the velocity of b's material point relative to a's, in that frame:
+//! `v_c = R (J_b v_b − J_a v_a)`, R = [nᵀ; t₁ᵀ; t₂ᵀ], J_x the 3 × nv point Jacobian of the link at
+//! the contact point (tribo-multibody `point_jacobian`). A link of a kinematic (moving fixed-root)
+//! body adds its prescribed point velocity `v + ω × (p − o)` as a moving boundary.
+//!
+//! **Normal target** (the normal row asks `v_n⁺ ≥ target`, i.e. `w = v_n⁺ − target ≥ 0`, h = dt):
+//! - rigid contact, penetrating (depth d ≥ 0): Baumgarte stabilisation
+//!   `target = β · max(d − slop, 0) / h` (β = `erp`, default 0.2; slop default 0.1 mm). It acts on
+//!   the normal only, so it cannot make a sticking contact creep;
+//! - rigid contact, separated by a gap g = −d ≤ margin (speculative contact): `target = −g / h`,
+//!   the surfaces may close the gap during the step but not cross;
+//! - restitution (Newton's law): when e > 0 and the approach speed `v_a = −v_n⁻` exceeds
+//!   `max(2 |g| h, restitution_threshold)` (Choreonoid's AIST threshold) and the contact closes
+//!   within the step, `target = max(target, e · v_a)`;
+//! - compliant contact (either material has `stiffness` k > 0 or `damping` c > 0): the pair's
+//!   spring-damper is shared by its n points (k/n, c/n each, so a box resting on a face sinks
+//!   m g / k whatever the point count) and solved implicitly: with the force
+//!   `f = k (d − h v_n⁺) − c v_n⁺ ≥ 0` and λ = h f,
+//!   `v_n⁺ + λ / (h (k h + c)) − k d / (k h + c) = 0` while λ > 0. That is a soft constraint with
+//!   `cfm = 1 / (h (k h + c))` added to the Delassus diagonal and `target = k d / (k h + c)`
+//!   (ERP `h k / (h k + c)` on the depth). Materials in series: `k = k_a k_b / (k_a + k_b)`
+//!   when both are positive, else the positive one (likewise c). No Baumgarte term, no Newton
+//!   restitution (damping dissipates).
+//!
+//! **Friction**: μ = dynamic friction when the tangential slip speed before the step exceeds the
+//! slip threshold (1e-4 m/s, AIST), else static friction.
+
+use nalgebra::{Isometry3, Matrix3, Matrix3xX, Vector3};
+use tribo_lcp::ContactFriction;
+use tribo_multibody::{point_jacobian, Kinematics, VelocityStep};
+use tribo_scene::{LinkRef, Scene};
+
+use crate::build::BodyModel;
+use crate::collision::{PairPoints, RawPoint};
+use crate::culling::{cull, Culling};
+use crate::options::PgsOptions;
+
+/// One side of a contact: a dynamic body's Jacobian rows (3 × nv, contact frame).
+#[derive(Debug, Clone)]
+pub(crate) struct Side {
+    pub body: usize,
+    pub rows: Matrix3xX<f64>,
+}
+
+/// One contact point ready for the solver.
+#[derive(Debug, Clone)]
+pub(crate) struct ContactRow {
+    pub a: LinkRef,
+    pub b: LinkRef,
+    pub point: Vector3<f64>,
+    pub normal: Vector3<f64>,
+    pub t1: Vector3<f64>,
+    pub t2: Vector3<f64>,
+    pub depth: f64,
+    pub friction: ContactFriction,
+    /// Jacobian rows of a (entering with a minus sign) and b; `None` for a body without dofs.
+    pub side_a: Option<Side>,
+    pub side_b: Option<Side>,
+    /// b of the LCP: free contact velocity minus the normal target, m/s.
+    pub bias: Vector3<f64>,
+    /// Compliance on the normal row (1/kg), 0 for rigid contact.
+    pub cfm: f64,
+    /// The point in link a's carrier frame (to match warm starts).
+    pub local_a: Vector3<f64>,
+}
+
+/// What the contact build reads about one body this step.
+pub(crate) struct BodyView<'a, 't> {
+    pub model: &'a BodyModel,
+    pub kinematics: &'a Kinematics<'t>,
+    /// The unconstrained velocity update (dynamic bodies only).
+    pub velocity_step: Option<&'a VelocityStep>,
+    /// Prescribed root twist (linear velocity of the root origin, angular velocity), world.
+    pub root_twist: Option<(Vector3<f64>, Vector3<f64>)>,
+}
+
+impl BodyView<'_, '_> {
+    fn carrier_pose(&self, link: usize) -> Isometry3<f64> {
+        let carrier = self.model.carrier.get(link).copied().unwrap_or(0);
+        self.kinematics
+            .poses()
+            .get(carrier)
+            .copied()
+            .unwrap_or_else(Isometry3::identity)
+    }
+
+    /// World velocity of the material point at `p` of `link`: (before the step, free).
+    fn point_velocities(&self, link: usize, p: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+        let boundary = match self.root_twist {
+            Some((v, w)) => {
+                let origin = self
+                    .kinematics
+                    .poses()
+                    .first()
+                    .map(|x| x.translation.vector)
+                    .unwrap_or_default();
+                v + w.cross(&(p - origin))
+            }
+            None => Vector3::zeros(),
+        };
+        let carrier = self.model.carrier.get(link).copied().unwrap_or(0);
+        let before = self.kinematics.point_velocity(carrier, p).unwrap_or_default();
+        let free = match self.velocity_step {
+            Some(step) => self
+                .kinematics
+                .velocities()
+                .get(carrier)
+                .map(|_| free_point_velocity(self, carrier, p, step))
+                .unwrap_or_default(),
+            None => Vector3::zeros(),
+        };
+        (before + boundary, free + boundary)
+    }
+}
+
+/// `J_p v_free` at `p` on tree body `carrier`.
+fn free_point_velocity(view: &BodyView, carrier: usize, p: &Vector3<f64>, step: &VelocityStep) -> Vector3<f64> {
+    let mut velocity = Vector3::zeros();
+    if let Ok(dofs) = view.model.tree.supporting_dofs(carrier) {
+        for dof in dofs {
+            if let (Some(s), Some(v)) = (view.kinematics.dof_motions().get(dof), step.v_free.get(dof)) {
+                velocity += s.velocity_at(p) * *v;
+            }
+        }
+    }
+    velocity
+}
+
+/// Step-wide numbers of the contact build.
+pub(crate) struct BuildContext<'a> {
+    pub scene: &'a Scene,
+    pub options: &'a PgsOptions,
+    pub dt: f64,
+}
+
+/// Culls each link pair's points and builds the solver rows, pair by pair in link-pair order.
+pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPoints) -> Vec<ContactRow> {
+    let mut rows = Vec::new();
+    for (&(a, b), points) in pairs {
+        let params = ctx.scene.contact_params(a, b);
+        let o = ctx.options;
+        let culling = Culling {
+            distance: params
+                .extra_f64("cullingDistance")
+                .ok()
+                .flatten()
+                .unwrap_or(o.culling_distance),
+            depth: params
+                .extra_f64("cullingDepth")
+                .ok()
+                .flatten()
+                .unwrap_or(o.culling_depth),
+            max_points: params
+                .extra_usize("max_num_contact_points")
+                .ok()
+                .flatten()
+                .unwrap_or(o.max_num_contact_points),
+        };
+        let kept = cull(points, &culling);
+        let (stiffness, damping) = pair_compliance(ctx.scene, a, b);
+        let share = 1.0 / kept.len().max(1) as f64;
+        for raw in kept {
+            let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
+                continue;
+            };
+            let (t1, t2) = tangents(&raw.normal);
+            let frame = Matrix3::from_rows(&[raw.normal.transpose(), t1.transpose(), t2.transpose()]);
+            let (before_a, free_a) = view_a.point_velocities(a.link, &raw.point);
+            let (before_b, free_b) = view_b.point_velocities(b.link, &raw.point);
+            let before = frame * (before_b - before_a);
+            let free = frame * (free_b - free_a);
+            let slip = before.y.hypot(before.z);
+            let mu = if slip > o.slip_threshold {
+                params.dynamic_friction
+            } else {
+                params.static_friction
+            };
+            let (target, cfm) = if stiffness > 0.0 || damping > 0.0 {
+                compliant_target(&raw, stiffness * share, damping * share, ctx.dt)
+            } else {
+                rigid_target(ctx, &raw, params.restitution, -before.x)
+            };
+            rows.push(ContactRow {
+                a,
+                b,
+                point: raw.point,
+                normal: raw.normal,
+                t1,
+                t2,
+                depth: raw.depth,
+                friction: ContactFriction::new(mu, o.friction_cone),
+                side_a: side(view_a, a, &frame, &raw.point),
+                side_b: side(view_b, b, &frame, &raw.point),
+                bias: free - Vector3::new(target, 0.0, 0.0),
+                cfm,
+                local_a: view_a
+                    .carrier_pose(a.link)
+                    .inverse_transform_point(&raw.point.into())
+                    .coords,
+            });
+        }
+    }
+    rows
+}
+
+/// Normal target of a rigid contact (module docs).
+fn rigid_target(ctx: &BuildContext, raw: &RawPoint, restitution: f64, approach: f64) -> (f64, f64) {
+    let (o, h) = (ctx.options, ctx.dt);
+    let mut target = if raw.depth >= 0.0 {
+        o.erp * (raw.depth - o.contact_slop).max(0.0) / h
+    } else {
+        raw.depth / h
+    };
+    let threshold = (2.0 * ctx.scene.gravity.norm() * h).max(o.restitution_threshold);
+    let closes = raw.depth >= 0.0 || approach * h > -raw.depth;
+    if restitution > 0.0 && approach > threshold && closes {
+        target = target.max(restitution * approach);
+    }
+    (target, 0.0)
+}
+
+/// Normal target and compliance of a spring-damper contact (module docs).
+fn compliant_target(raw: &RawPoint, k: f64, c: f64, h: f64) -> (f64, f64) {
+    let denominator = k * h + c;
+    (k * raw.depth / denominator, 1.0 / (h * denominator))
+}
+
+/// Series combination of the two materials' stiffness and damping (module docs).
+fn pair_compliance(scene: &Scene, a: LinkRef, b: LinkRef) -> (f64, f64) {
+    let (ma, mb) = (
+        scene.contacts.material(scene.material_of(a)),
+        scene.contacts.material(scene.material_of(b)),
+    );
+    let series = |x: f64, y: f64| match (x > 0.0, y > 0.0) {
+        (true, true) => x * y / (x + y),
+        (true, false) => x,
+        (false, true) => y,
+        (false, false) => 0.0,
+    };
+    (series(ma.stiffness, mb.stiffness), series(ma.damping, mb.damping))
+}
+
+/// t₁ ⊥ n from the world axis least aligned with n, t₂ = n × t₁.
+pub(crate) fn tangents(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+    let axis = if n.x.abs() <= n.y.abs() && n.x.abs() <= n.z.abs() {
+        Vector3::x()
+    } else if n.y.abs() <= n.z.abs() {
+        Vector3::y()
+    } else {
+        Vector3::z()
+    };
+    let t1 = n.cross(&axis).normalize();
+    (t1, n.cross(&t1))
+}
+
+/// The contact-frame Jacobian rows of a link of a dynamic body.
+fn side(view: &BodyView, link: LinkRef, frame: &Matrix3<f64>, p: &Vector3<f64>) -> Option<Side> {
+    view.velocity_step?;
+    let carrier = view.model.carrier.get(link.link).copied()?;
+    let jacobian = point_jacobian(view.kinematics, carrier, p).ok()?;
+    Some(Side {
+        body: link.body,
+        rows: frame * jacobian,
+    })
+}

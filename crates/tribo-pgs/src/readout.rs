@@ -1,0 +1,80 @@
+//! Reading the engine's state and contacts out after a step.
+//!
+//! - Link poses: carrier pose × the link's pose in its carrier; link velocities: the carrier's
+//!   spatial velocity read at the link origin (plus the prescribed root twist of a kinematic body).
+//! - Joint efforts: the actuator torque of the step (clamped effort plus the implicit PD torque
+//!   evaluated at the end-of-step velocity, tribo-multibody `VelocityStep::actuation`).
+//! - Contacts: every contact point whose normal impulse is positive, with normal force λₙ / h and
+//!   friction force (t₁ λₜ₁ + t₂ λₜ₂) / h on link b.
+
+use nalgebra::{DVector, Vector3};
+use tribo_engine::{BodyState, ContactRecord, LinkState};
+use tribo_multibody::{Kinematics, State};
+use tribo_scene::Scene;
+
+use crate::build::BodyModel;
+use crate::contacts::ContactRow;
+
+/// The read-out of one body.
+pub(crate) fn body_state(
+    model: &BodyModel,
+    state: &State,
+    actuation: Option<&DVector<f64>>,
+    root_twist: Option<(Vector3<f64>, Vector3<f64>)>,
+) -> Result<BodyState, String> {
+    let kin = Kinematics::new(&model.tree, state).map_err(|e| e.to_string())?;
+    let n = model.carrier.len();
+    let mut out = BodyState {
+        links: Vec::with_capacity(n),
+        joint_positions: vec![0.0; n],
+        joint_velocities: vec![0.0; n],
+        joint_efforts: vec![0.0; n],
+    };
+    let root_origin = kin.poses().first().map(|p| p.translation.vector).unwrap_or_default();
+    for link in 0..n {
+        let carrier = model.carrier[link];
+        let pose = kin.pose(carrier).map_err(|e| e.to_string())? * model.link_in_carrier[link];
+        let twist = kin.velocity(carrier).map_err(|e| e.to_string())?;
+        let origin = pose.translation.vector;
+        let (mut linear, mut angular) = (twist.velocity_at(&origin), twist.angular);
+        if let Some((v, w)) = root_twist {
+            linear += v + w.cross(&(origin - root_origin));
+            angular += w;
+        }
+        out.links.push(LinkState {
+            pose,
+            linear_velocity: linear,
+            angular_velocity: angular,
+        });
+        if let (Some(q), Some(dof)) = (model.link_q[link], model.link_dof[link]) {
+            out.joint_positions[link] = state.q[q];
+            out.joint_velocities[link] = state.v[dof];
+            out.joint_efforts[link] = actuation.and_then(|a| a.get(dof)).copied().unwrap_or(0.0);
+        }
+    }
+    Ok(out)
+}
+
+/// The contact records of a solved step.
+pub(crate) fn contact_records(
+    scene: &Scene,
+    rows: &[ContactRow],
+    lambda: &DVector<f64>,
+    dt: f64,
+) -> Vec<ContactRecord> {
+    rows.iter()
+        .enumerate()
+        .filter(|(c, _)| lambda[3 * c] > 0.0)
+        .map(|(c, row)| ContactRecord {
+            a: row.a,
+            b: row.b,
+            materials: (scene.material_of(row.a), scene.material_of(row.b)),
+            point: row.point,
+            normal: row.normal,
+            depth: row.depth,
+            normal_force: lambda[3 * c] / dt,
+            friction_force: (row.t1 * lambda[3 * c + 1] + row.t2 * lambda[3 * c + 2]) / dt,
+            patch: None,
+        })
+        .collect()
+}

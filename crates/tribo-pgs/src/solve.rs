@@ -1,0 +1,163 @@
+//! The contact LCP of one step on the Delassus operator `A = J M̃⁻¹ Jᵀ` (chapter §4.2.2), in
+//! block-sparse form: contacts i and j are coupled only through a body they share, so A is the
+//! sum over dynamic bodies B of `J_B M̃_B⁻¹ J_Bᵀ` restricted to B's contacts, each computed with
+//! B's tree factorisation (tribo-multibody `TreeFactorisation::delassus`) and stored as 3×3 blocks
+//! (tribo-lcp `BlockSparseDelassus`). Compliant rows add their `cfm` to the diagonal.
+//!
+//! The problem `0 ≤ λₙ ⊥ (Aλ + b)ₙ ≥ 0` with friction in the chosen cone is solved by projected
+//! Gauss–Seidel (tribo-lcp `Pgs`) or, for small problems with a polyhedral cone, Lemke's method.
+//! **Warm start**: each contact starts from last step's impulse of the same link pair at the
+//! nearest previous point (within 1 cm in link a's frame), re-expressed in the new contact frame.
+
+use std::collections::BTreeMap;
+
+use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
+use tribo_lcp::{solve_contacts_lemke, BlockSparseDelassus, ContactProblem, LemkeOptions, Pgs, SolveReport};
+use tribo_multibody::VelocityStep;
+use tribo_scene::LinkRef;
+
+use crate::contacts::ContactRow;
+use crate::options::{PgsOptions, SolverKind};
+
+/// A dynamic body's stacked Jacobian over its contacts.
+pub(crate) struct BodyRows {
+    pub body: usize,
+    /// Contact indices, ascending; rows 3r..3r+3 of `jacobian` belong to `contacts[r]`.
+    pub contacts: Vec<usize>,
+    pub jacobian: DMatrix<f64>,
+}
+
+/// The assembled problem.
+pub(crate) struct Assembled {
+    pub problem: ContactProblem<BlockSparseDelassus>,
+    pub bodies: Vec<BodyRows>,
+}
+
+/// Stacks every dynamic body's rows and sums the Delassus blocks.
+pub(crate) fn assemble(rows: &[ContactRow], steps: &[Option<VelocityStep>]) -> Result<Assembled, String> {
+    let mut per_body: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (c, row) in rows.iter().enumerate() {
+        for side in [&row.side_a, &row.side_b].into_iter().flatten() {
+            let list = per_body.entry(side.body).or_default();
+            if list.last() != Some(&c) {
+                list.push(c);
+            }
+        }
+    }
+    let mut delassus = BlockSparseDelassus::new(rows.len());
+    let mut bodies = Vec::with_capacity(per_body.len());
+    for (body, contacts) in per_body {
+        let Some(Some(step)) = steps.get(body) else { continue };
+        let nv = step.v_free.len();
+        let mut jacobian = DMatrix::zeros(3 * contacts.len(), nv);
+        for (r, &c) in contacts.iter().enumerate() {
+            let row = &rows[c];
+            let mut block = jacobian.view_mut((3 * r, 0), (3, nv));
+            if let Some(side) = row.side_b.as_ref().filter(|s| s.body == body) {
+                block += &side.rows;
+            }
+            if let Some(side) = row.side_a.as_ref().filter(|s| s.body == body) {
+                block -= &side.rows;
+            }
+        }
+        let a = step.system.delassus(&jacobian).map_err(|e| e.to_string())?;
+        for (r, &ci) in contacts.iter().enumerate() {
+            for (s, &cj) in contacts.iter().enumerate() {
+                let block: Matrix3<f64> = a.fixed_view::<3, 3>(3 * r, 3 * s).into_owned();
+                delassus.add_block(ci, cj, &block);
+            }
+        }
+        bodies.push(BodyRows {
+            body,
+            contacts,
+            jacobian,
+        });
+    }
+    let mut bias = DVector::zeros(3 * rows.len());
+    for (c, row) in rows.iter().enumerate() {
+        bias.fixed_rows_mut::<3>(3 * c).copy_from(&row.bias);
+        if row.cfm > 0.0 {
+            let mut soft = Matrix3::zeros();
+            soft[(0, 0)] = row.cfm;
+            delassus.add_block(c, c, &soft);
+        }
+    }
+    let frictions = rows.iter().map(|r| r.friction).collect();
+    let problem = ContactProblem::new(delassus, bias, frictions).map_err(|e| e.to_string())?;
+    Ok(Assembled { problem, bodies })
+}
+
+/// Solves the problem; `lambda` holds the warm start on entry.
+pub(crate) fn solve(
+    assembled: &Assembled,
+    lambda: &mut DVector<f64>,
+    pgs: &mut Pgs,
+    options: &PgsOptions,
+) -> Result<SolveReport, String> {
+    match options.solver {
+        SolverKind::Pgs => pgs
+            .solve_contacts(&assembled.problem, lambda)
+            .map_err(|e| e.to_string()),
+        SolverKind::Lemke => {
+            let count = assembled.problem.contact_count();
+            if count > options.lemke_max_contacts {
+                return Err(format!(
+                    "solver `lemke` is limited to {} contacts (`lemke_max_contacts`), this step has {count}; \
+                     use solver `pgs` for large problems",
+                    options.lemke_max_contacts
+                ));
+            }
+            let (solution, report) =
+                solve_contacts_lemke(&assembled.problem, &LemkeOptions::default()).map_err(|e| e.to_string())?;
+            *lambda = solution;
+            Ok(report)
+        }
+    }
+}
+
+/// Last step's impulses per link pair: (point in a's carrier frame, impulse on b, world).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WarmStart {
+    pairs: BTreeMap<(LinkRef, LinkRef), Vec<PointImpulse>>,
+}
+
+/// A contact point in link a's carrier frame and the impulse on b there (world, N·s).
+type PointImpulse = (Vector3<f64>, Vector3<f64>);
+
+/// Previous points farther than this (m) do not warm-start a contact.
+const WARM_START_RADIUS: f64 = 0.01;
+
+impl WarmStart {
+    /// The initial λ of `rows` (zero where nothing matches).
+    pub fn initial(&self, rows: &[ContactRow]) -> DVector<f64> {
+        let mut lambda = DVector::zeros(3 * rows.len());
+        for (c, row) in rows.iter().enumerate() {
+            let Some(previous) = self.pairs.get(&(row.a, row.b)) else {
+                continue;
+            };
+            let nearest = previous
+                .iter()
+                .map(|(p, impulse)| ((p - row.local_a).norm(), impulse))
+                .filter(|(d, _)| *d <= WARM_START_RADIUS)
+                .min_by(|x, y| x.0.total_cmp(&y.0));
+            if let Some((_, impulse)) = nearest {
+                lambda[3 * c] = impulse.dot(&row.normal).max(0.0);
+                lambda[3 * c + 1] = impulse.dot(&row.t1);
+                lambda[3 * c + 2] = impulse.dot(&row.t2);
+            }
+        }
+        lambda
+    }
+
+    /// Remembers this step's impulses.
+    pub fn store(&mut self, rows: &[ContactRow], lambda: &DVector<f64>) {
+        self.pairs.clear();
+        for (c, row) in rows.iter().enumerate() {
+            let impulse = row.normal * lambda[3 * c] + row.t1 * lambda[3 * c + 1] + row.t2 * lambda[3 * c + 2];
+            self.pairs
+                .entry((row.a, row.b))
+                .or_default()
+                .push((row.local_a, impulse));
+        }
+    }
+}

@@ -1,0 +1,368 @@
+//! The `pgs` engine: one step is kinematics → dynamics → collision → contact_build → solve →
+//! integrate → readout, each stage timed into the step report.
+
+use std::sync::Arc;
+
+use nalgebra::{DVector, Isometry3, Vector3};
+use tribo_engine::{BodyCommands, Commands, ContactRecord, Engine, SceneState, StepError, StepReport};
+use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
+use tribo_multibody::{prepare_velocity_step, Kinematics, State, StepInputs, VelocityStep};
+use tribo_scene::Scene;
+
+use crate::build::{build_body, BodyModel};
+use crate::collision::detect;
+use crate::commands::drive;
+use crate::contacts::{build_rows, BodyView, BuildContext, ContactRow};
+use crate::integrate::advance;
+use crate::options::PgsOptions;
+use crate::readout::{body_state, contact_records};
+use crate::solve::{assemble, solve, WarmStart};
+
+type Twist = (Vector3<f64>, Vector3<f64>);
+
+pub(crate) struct PgsEngine {
+    scene: Arc<Scene>,
+    options: PgsOptions,
+    models: Vec<BodyModel>,
+    states: Vec<State>,
+    link_names: Vec<Vec<String>>,
+    state: SceneState,
+    contacts: Vec<ContactRecord>,
+    time: f64,
+    steps: u64,
+    pgs: Pgs,
+    warm_start: WarmStart,
+    /// Set once a step diverged: further steps are refused.
+    diverged: Option<StepError>,
+}
+
+/// What the stages up to integration produce.
+struct Solved {
+    rows: Vec<ContactRow>,
+    lambda: DVector<f64>,
+    states: Vec<State>,
+    actuation: Vec<Option<DVector<f64>>>,
+    iterations: usize,
+    residual: f64,
+    complementarity: f64,
+    converged: bool,
+}
+
+/// A failed stage: a divergence (naming the body) or another error.
+enum Failure {
+    Diverged { body: usize, what: String },
+    Other(String),
+}
+
+impl PgsEngine {
+    pub fn new(scene: Arc<Scene>, options: PgsOptions) -> Result<PgsEngine, String> {
+        let mut models = Vec::with_capacity(scene.bodies.len());
+        let mut states = Vec::with_capacity(scene.bodies.len());
+        for body in &scene.bodies {
+            let (model, state) =
+                build_body(body, options.self_collision).map_err(|e| format!("body `{}`: {e}", body.name))?;
+            models.push(model);
+            states.push(state);
+        }
+        check_contact_extras(&scene)?;
+        let link_names = scene
+            .bodies
+            .iter()
+            .map(|b| b.model.links.iter().map(|l| l.name.clone()).collect())
+            .collect();
+        let mut bodies = Vec::with_capacity(models.len());
+        for (model, state) in models.iter().zip(&states) {
+            bodies.push(body_state(model, state, None, None).map_err(|e| format!("body `{}`: {e}", model.name))?);
+        }
+        let pgs = Pgs::new(LcpOptions {
+            relaxation: options.over_relaxation,
+            tolerance: options.tolerance,
+            max_iterations: options.iterations,
+        });
+        Ok(PgsEngine {
+            scene,
+            options,
+            models,
+            states,
+            link_names,
+            state: SceneState { bodies },
+            contacts: Vec::new(),
+            time: 0.0,
+            steps: 0,
+            pgs,
+            warm_start: WarmStart::default(),
+            diverged: None,
+        })
+    }
+
+    /// The prescribed root twists of this step (kinematic roots only).
+    fn root_twists(&self, commands: &Commands) -> Result<Vec<Option<Twist>>, StepError> {
+        let mut twists = Vec::with_capacity(self.models.len());
+        for (b, model) in self.models.iter().enumerate() {
+            let target = commands.bodies.get(b).and_then(|c| c.root_target.as_ref());
+            match target {
+                Some(target) if model.fixed_root => {
+                    twists.push(Some((target.linear_velocity, target.angular_velocity)))
+                }
+                Some(_) => {
+                    return Err(StepError::Other(format!(
+                        "body `{}`: a root target needs a fixed root (this root is free)",
+                        model.name
+                    )))
+                }
+                None => twists.push(None),
+            }
+        }
+        Ok(twists)
+    }
+
+    /// Every stage up to integration, on the current state (nothing is committed here).
+    fn run_stages(
+        &mut self,
+        dt: f64,
+        commands: &Commands,
+        twists: &[Option<Twist>],
+        report: &mut StepReport,
+    ) -> Result<Solved, Failure> {
+        let models = &self.models;
+        let states = &self.states;
+        let kinematics = report.time("kinematics", || {
+            models
+                .iter()
+                .zip(states)
+                .enumerate()
+                .map(|(b, (m, s))| Kinematics::new(&m.tree, s).map_err(|e| diverged(b, e)))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        let gravity = self.scene.gravity;
+        let link_names = &self.link_names;
+        let velocity_steps = report.time("dynamics", || {
+            let mut steps: Vec<Option<VelocityStep>> = Vec::with_capacity(models.len());
+            for (b, (model, kin)) in models.iter().zip(&kinematics).enumerate() {
+                if !model.is_dynamic() {
+                    steps.push(None);
+                    continue;
+                }
+                let body_commands: Option<&BodyCommands> = commands.bodies.get(b);
+                let names = link_names.get(b).map(Vec::as_slice).unwrap_or(&[]);
+                let d = drive(model, &states[b], body_commands, names, kin.poses())
+                    .map_err(|e| Failure::Other(format!("body `{}`: {e}", model.name)))?;
+                let mut inputs = StepInputs::new(gravity).with_torque(&d.torque);
+                if let Some(pd) = &d.pd {
+                    inputs = inputs.with_pd(pd);
+                }
+                if let Some(external) = &d.external {
+                    inputs = inputs.with_external(external);
+                }
+                steps.push(Some(
+                    prepare_velocity_step(kin, dt, &inputs).map_err(|e| diverged(b, e))?,
+                ));
+            }
+            Ok(steps)
+        })?;
+        let margin = self.options.contact_margin;
+        let pairs = report.time("collision", || {
+            let poses: Vec<Vec<Isometry3<f64>>> = kinematics.iter().map(|k| k.poses().to_vec()).collect();
+            detect(models, &poses, margin)
+        });
+        let rows = report.time("contact_build", || {
+            let views: Vec<BodyView> = models
+                .iter()
+                .zip(&kinematics)
+                .zip(&velocity_steps)
+                .zip(twists)
+                .map(|(((model, kin), step), twist)| BodyView {
+                    model,
+                    kinematics: kin,
+                    velocity_step: step.as_ref(),
+                    root_twist: *twist,
+                })
+                .collect();
+            let ctx = BuildContext {
+                scene: &self.scene,
+                options: &self.options,
+                dt,
+            };
+            build_rows(&ctx, &views, &pairs)
+        });
+        let (pgs, warm_start, options) = (&mut self.pgs, &self.warm_start, &self.options);
+        let (assembled, lambda, solve_report) = report.time("solve", || {
+            let assembled = assemble(&rows, &velocity_steps).map_err(Failure::Other)?;
+            let mut lambda = warm_start.initial(&rows);
+            let solve_report = if rows.is_empty() {
+                tribo_lcp::SolveReport {
+                    iterations: 0,
+                    residual: 0.0,
+                    complementarity: 0.0,
+                    converged: true,
+                }
+            } else {
+                solve(&assembled, &mut lambda, pgs, options).map_err(Failure::Other)?
+            };
+            Ok((assembled, lambda, solve_report))
+        })?;
+        let next_states = report.time("integrate", || {
+            let mut next = Vec::with_capacity(models.len());
+            let mut rows_of: Vec<Option<usize>> = vec![None; models.len()];
+            for (index, rows) in assembled.bodies.iter().enumerate() {
+                if let Some(slot) = rows_of.get_mut(rows.body) {
+                    *slot = Some(index);
+                }
+            }
+            for (b, model) in models.iter().enumerate() {
+                match &velocity_steps[b] {
+                    Some(step) => {
+                        let rows = rows_of[b].and_then(|i| assembled.bodies.get(i));
+                        let state = advance(model, &states[b], step, rows, &lambda, dt)
+                            .map_err(|what| Failure::Diverged { body: b, what })?;
+                        next.push(state);
+                    }
+                    None => next.push(states[b].clone()),
+                }
+            }
+            Ok(next)
+        })?;
+        Ok(Solved {
+            rows,
+            lambda,
+            states: next_states,
+            actuation: velocity_steps.into_iter().map(|s| s.map(|s| s.actuation)).collect(),
+            iterations: solve_report.iterations,
+            residual: solve_report.residual,
+            complementarity: solve_report.complementarity,
+            converged: solve_report.converged,
+        })
+    }
+
+    fn divergence(&self, body: usize, what: String) -> StepError {
+        StepError::Diverged {
+            step: self.steps + 1,
+            time: self.time,
+            body: self
+                .models
+                .get(body)
+                .map_or_else(|| format!("#{body}"), |m| m.name.clone()),
+            what,
+        }
+    }
+}
+
+fn diverged(body: usize, error: tribo_multibody::Error) -> Failure {
+    Failure::Diverged {
+        body,
+        what: error.to_string(),
+    }
+}
+
+/// The culling extras of every contact material must be numbers of the right kind.
+fn check_contact_extras(scene: &Scene) -> Result<(), String> {
+    let ids: Vec<_> = scene.contacts.ids().collect();
+    for &a in &ids {
+        for &b in &ids {
+            let params = scene.contacts.pair(a, b);
+            for key in ["cullingDistance", "cullingDepth"] {
+                params.extra_f64(key).map_err(|e| e.to_string())?;
+            }
+            params
+                .extra_usize("max_num_contact_points")
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+impl Engine for PgsEngine {
+    fn name(&self) -> &'static str {
+        "pgs"
+    }
+
+    fn step(&mut self, dt: f64, commands: &Commands) -> Result<StepReport, StepError> {
+        if let Some(error) = &self.diverged {
+            return Err(error.clone());
+        }
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(StepError::Other(format!(
+                "the time step must be positive and finite, found {dt}"
+            )));
+        }
+        if commands.bodies.len() > self.models.len() {
+            return Err(StepError::Other(format!(
+                "commands name {} bodies but the scene has {}",
+                commands.bodies.len(),
+                self.models.len()
+            )));
+        }
+        let twists = self.root_twists(commands)?;
+        let mut report = StepReport::default();
+        let solved = match self.run_stages(dt, commands, &twists, &mut report) {
+            Ok(solved) => solved,
+            Err(Failure::Other(message)) => return Err(StepError::Other(message)),
+            Err(Failure::Diverged { body, what }) => {
+                let error = self.divergence(body, what);
+                self.diverged = Some(error.clone());
+                return Err(error);
+            }
+        };
+
+        // Kinematic roots reach their targets; then the read-out of the new state.
+        let mut models = self.models.clone();
+        for (b, model) in models.iter_mut().enumerate() {
+            if let Some(target) = commands.bodies.get(b).and_then(|c| c.root_target.as_ref()) {
+                model
+                    .set_root_placement(&target.pose)
+                    .map_err(|e| StepError::Other(format!("body `{}`: {e}", model.name)))?;
+            }
+        }
+        let bodies = report.time("readout", || {
+            models
+                .iter()
+                .zip(&solved.states)
+                .zip(&solved.actuation)
+                .zip(&twists)
+                .enumerate()
+                .map(|(b, (((model, state), actuation), twist))| {
+                    body_state(model, state, actuation.as_ref(), *twist).map_err(|what| (b, what))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        });
+        let bodies = match bodies {
+            Ok(bodies) => bodies,
+            Err((body, what)) => {
+                let error = self.divergence(body, what);
+                self.diverged = Some(error.clone());
+                return Err(error);
+            }
+        };
+        let contacts = contact_records(&self.scene, &solved.rows, &solved.lambda, dt);
+        self.warm_start.store(&solved.rows, &solved.lambda);
+        self.models = models;
+        self.states = solved.states;
+        self.state = SceneState { bodies };
+        self.contacts = contacts;
+        self.time += dt;
+        self.steps += 1;
+        report.iterations = u32::try_from(solved.iterations).unwrap_or(u32::MAX);
+        report.residual = solved.residual;
+        report.complementarity = solved.complementarity;
+        report.contacts = solved.rows.len();
+        if !solved.converged {
+            report.warnings.push(format!(
+                "the contact solver stopped at its iteration cap ({}) with residual {:.3e}",
+                solved.iterations, solved.residual
+            ));
+        }
+        Ok(report)
+    }
+
+    fn time(&self) -> f64 {
+        self.time
+    }
+
+    fn state(&self) -> &SceneState {
+        &self.state
+    }
+
+    fn contacts(&self) -> &[ContactRecord] {
+        &self.contacts
+    }
+}
