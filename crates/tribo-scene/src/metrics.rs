@@ -97,6 +97,14 @@ pub enum MetricKind {
     MaxPenetration { body: Option<usize> },
     /// Largest |E(t) − E(0)| of the total mechanical energy (kinetic + gravitational), J.
     EnergyDrift,
+    /// Accumulated horizontal sliding of feet while they stand: between two consecutive samples in
+    /// which the normal force from `ground` on a foot exceeds `force_threshold` (N), the foot link
+    /// origin's horizontal travel is added, m.
+    FootSlip {
+        feet: Vec<LinkRef>,
+        ground: usize,
+        force_threshold: f64,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +125,9 @@ const KINDS: [&str; 9] = [
     "energy_drift",
 ];
 
-const KEYS: [&str; 20] = [
+const KEYS: [&str; 22] = [
+    "links",
+    "force_threshold",
     "name",
     "kind",
     "body",
@@ -244,6 +254,27 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
             (MetricKind::MaxPenetration { body }, "m")
         }
         "energy_drift" => (MetricKind::EnergyDrift, "J"),
+        "foot_slip" => {
+            let body = body_index(bodies, f.required(&["body"])?, reader)?;
+            let model = &bodies[body].model;
+            let mut feet = Vec::new();
+            for n in f.required(&["links"])?.as_seq()? {
+                let link = crate::bodies::find_link(model, &reader.text(n)?, &n.location)?;
+                feet.push(LinkRef { body, link });
+            }
+            let ground = body_index(bodies, f.required(&["reference_body"])?, reader)?;
+            // Default: 5 % of the body's weight, so a lightly touching swing foot is not a stance.
+            let weight = model.total_mass() * reader.g;
+            let force_threshold = num(&["force_threshold"], 0.05 * weight)?;
+            (
+                MetricKind::FootSlip {
+                    feet,
+                    ground,
+                    force_threshold,
+                },
+                "m",
+            )
+        }
         other => {
             let hint = tribo_yaml::did_you_mean(other, KINDS);
             return Err(kind_node.error(format!(

@@ -2,6 +2,7 @@
 
 mod apex;
 mod energy;
+mod feet;
 mod motion;
 mod value;
 
@@ -51,5 +52,10 @@ pub fn probe(spec: &MetricSpec) -> Box<dyn MetricProbe> {
         } => Box::new(motion::Held::new(*link, *reference, *window, *distance)),
         MetricKind::MaxPenetration { body } => Box::new(energy::MaxPenetration::new(*body)),
         MetricKind::EnergyDrift => Box::new(energy::EnergyDrift::default()),
+        MetricKind::FootSlip {
+            feet,
+            ground,
+            force_threshold,
+        } => Box::new(feet::FootSlip::new(feet.clone(), *ground, *force_threshold)),
     }
 }

@@ -1,0 +1,42 @@
+//! tribo's walker plays its ZMP pattern: with the default Ground/Sole friction it walks the planned
+//! distance on every engine; with Choreonoid's slippy friction (0.01) its stance feet slide.
+
+use tribo_tests::{load, metric, metrics_snapshot, run};
+
+fn fell(outcome: &tribo_engine::RunOutcome) -> bool {
+    let m = outcome.metrics.iter().find(|m| m.name == "fell").expect("fell metric");
+    m.value == tribo_engine::MetricValue::Bool(true)
+}
+
+#[test]
+fn walker_walks_the_planned_distance_and_slips_on_ice() {
+    for engine in ["rapier", "pgs"] {
+        let normal = run(&load("samples/slippy-walker/walker.yaml", &[], &[]), engine);
+        let progress = metric(&normal, "forward_progress");
+        assert!(!fell(&normal), "{engine}: the walker fell");
+        assert!(
+            (progress - 1.05).abs() / 1.05 < 0.10,
+            "{engine}: progress {progress} m, planned 1.05 m ± 10%"
+        );
+        let slip = metric(&normal, "foot_slip");
+        assert!(slip < 0.05, "{engine}: stance feet slid {slip} m with friction 1.0");
+        insta::assert_snapshot!(format!("walker_{engine}"), metrics_snapshot(&normal));
+
+        let slippy = run(
+            &load(
+                "samples/slippy-walker/walker.yaml",
+                &[],
+                &["samples/slippy-walker/slippy.yaml"],
+            ),
+            engine,
+        );
+        let slip = metric(&slippy, "foot_slip");
+        let progress = metric(&slippy, "forward_progress");
+        let failed = fell(&slippy) || slip > 0.05 || (progress - 1.05).abs() / 1.05 > 0.30;
+        assert!(
+            failed,
+            "{engine}: with friction 0.01 the walk should fail (slip {slip} m, progress {progress} m)"
+        );
+        insta::assert_snapshot!(format!("walker_slippy_{engine}"), metrics_snapshot(&slippy));
+    }
+}
