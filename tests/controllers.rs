@@ -1,4 +1,5 @@
 //! The built-in controllers driving real engines through the runner.
+#![allow(clippy::panic)]
 
 use tribo_tests::{expected, load, metric, run};
 

@@ -1,4 +1,6 @@
-//! Shared helpers for the cross-crate tests: load a sample, run it on an engine.
+//! Shared helpers for the cross-crate tests: load a sample, run it on an engine. A failure here is
+//! a test failure, so panicking with the message is the point.
+#![allow(clippy::panic)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -188,7 +188,7 @@ fn joint_pattern(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<Jo
     }
     let end_with_motion = f.bool_or(&["end_with_motion"], true)?;
     reader.warn_unknown(
-        &f,
+        f,
         "a joint_pattern controller",
         &["type", "body", "motion", "mode", "p", "d", "gains", "end_with_motion"],
     );
@@ -261,7 +261,7 @@ fn kinematic_path(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<K
         }
     };
     reader.warn_unknown(
-        &f,
+        f,
         "a kinematic_path controller",
         &["type", "body", "waypoints", "velocities"],
     );
@@ -340,7 +340,7 @@ fn joint_effort(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<Joi
     let effort = reader.number(f.required(&["effort"])?)?;
     let (start, end) = window(f, reader)?;
     reader.warn_unknown(
-        &f,
+        f,
         "a joint_effort controller",
         &["type", "body", "joint", "effort", "start", "end", "duration"],
     );
@@ -366,7 +366,7 @@ fn wrench(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<WrenchSpe
         .unwrap_or_default();
     let (start, end) = window(f, reader)?;
     reader.warn_unknown(
-        &f,
+        f,
         "a wrench controller",
         &["type", "body", "link", "force", "torque", "start", "end", "duration"],
     );
