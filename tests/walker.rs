@@ -1,3 +1,4 @@
+#![allow(clippy::panic)]
 //! tribo's walker plays its ZMP pattern: with the default Ground/Sole friction it walks the planned
 //! distance on every engine; with Choreonoid's slippy friction (0.01) its stance feet slide.
 
@@ -39,4 +40,22 @@ fn walker_walks_the_planned_distance_and_slips_on_ice() {
         );
         insta::assert_snapshot!(format!("walker_slippy_{engine}"), metrics_snapshot(&slippy));
     }
+}
+
+/// The pattern carries its planned ZMP (a `Vector3Seq` component, world frame), frame for frame.
+#[test]
+fn walk_seq_carries_the_planned_zmp() {
+    let path = tribo_tests::root().join("samples/slippy-walker/walk.seq");
+    let motion = tribo_model::load_motion(&path).unwrap_or_else(|e| panic!("{e}"));
+    let zmp = motion.zmp.as_ref().expect("a ZMP component");
+    assert_eq!(zmp.points.len(), motion.num_frames());
+    assert!(!zmp.root_relative);
+    // It starts between the feet (y = ±0.08) and ends near the planned 1.05 m.
+    let first = zmp.points[0];
+    let last = zmp.points[zmp.points.len() - 1];
+    assert!(first[1].abs() < 1e-9 && first[0].abs() < 0.05, "first ZMP {first:?}");
+    assert!(
+        (last[0] - 1.05).abs() < 0.1 && last[1].abs() < 1e-6,
+        "last ZMP {last:?}"
+    );
 }

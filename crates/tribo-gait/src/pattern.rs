@@ -149,6 +149,7 @@ pub fn generate(walker: &Walker, params: &GaitParams) -> Result<WalkingPattern, 
         com_multibody.push(achieved);
     }
     let motion = JointMotion {
+        zmp: None,
         frame_rate: params.frame_rate,
         num_parts: body.joints_by_id.len(),
         values,

@@ -14,6 +14,6 @@ mod summary;
 
 pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
 pub use body_file::{load_body, parse_body};
-pub use motion::JointMotion;
+pub use motion::{JointMotion, ZmpSeq};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};

@@ -15,6 +15,26 @@ pub struct JointMotion {
     /// Optional part labels.
     pub labels: Vec<String>,
     pub source: Arc<str>,
+    /// The planned ZMP, if the file has a `Vector3Seq` component with `content: ZMP`.
+    pub zmp: Option<ZmpSeq>,
+}
+
+/// A ZMP trajectory (`Vector3Seq`, `content: ZMP`), m.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ZmpSeq {
+    pub frame_rate: f64,
+    pub points: Vec<[f64; 3]>,
+    /// `is_root_relative`: the points are relative to the root link's position.
+    pub root_relative: bool,
+}
+
+impl ZmpSeq {
+    /// The point at time `t`, s (clamped to the first and last frames).
+    pub fn at(&self, t: f64) -> Option<[f64; 3]> {
+        let last = self.points.len().checked_sub(1)?;
+        let i = ((t * self.frame_rate).round().max(0.0) as usize).min(last);
+        self.points.get(i).copied()
+    }
 }
 
 impl JointMotion {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tribo_yaml::{Error, Map, Node, Value};
 
-use crate::JointMotion;
+use crate::{JointMotion, ZmpSeq};
 
 /// Format versions from this one on are rejected, as by Choreonoid.
 const UNSUPPORTED_VERSION: f64 = 5.0;
@@ -81,6 +81,7 @@ fn read_motion(doc: &Node, source: Arc<str>) -> Result<JointMotion, Error> {
         .ok_or_else(|| doc.error("missing `components`"))?;
     let components = components_node.as_seq()?;
     let mut motion = None;
+    let mut zmp = None;
     for component in components {
         let own = component.as_map().map_err(|_| {
             component.error(format!(
@@ -101,11 +102,40 @@ fn read_motion(doc: &Node, source: Arc<str>) -> Result<JointMotion, Error> {
         if component_type == Some("MultiValueSeq") && content == Some(joint_content) {
             motion = Some(read_joint_component(component, &keys, &source)?);
         }
+        if component_type == Some("Vector3Seq") && content == Some("ZMP") {
+            zmp = Some(read_zmp_component(component, &keys)?);
+        }
     }
-    motion.ok_or_else(|| {
+    let mut motion = motion.ok_or_else(|| {
         components_node.error(format!(
             "no joint motion: expected a component with `type: MultiValueSeq` and `content: {joint_content}`"
         ))
+    })?;
+    motion.zmp = zmp;
+    Ok(motion)
+}
+
+/// A `Vector3Seq` ZMP component: `frame_rate`, `is_root_relative`, frames of `[x, y, z]`.
+fn read_zmp_component(component: &Node, keys: &Inherited) -> Result<ZmpSeq, Error> {
+    let rate_node = keys
+        .get(&["frame_rate", "frameRate"])
+        .ok_or_else(|| component.error("missing `frame_rate` (or `frameRate`)"))?;
+    let frame_rate = rate_node.as_finite()?;
+    if frame_rate <= 0.0 {
+        return Err(rate_node.error(format!("the frame rate must be positive, found {frame_rate}")));
+    }
+    let root_relative = match keys.get(&["is_root_relative", "isRootRelative"]) {
+        Some(n) => n.as_bool()?,
+        None => false,
+    };
+    let frames = keys
+        .get(&["frames"])
+        .ok_or_else(|| component.error("missing `frames`"))?;
+    let points = frames.as_seq()?.iter().map(Node::as_vec3).collect::<Result<_, _>>()?;
+    Ok(ZmpSeq {
+        frame_rate,
+        points,
+        root_relative,
     })
 }
 
@@ -192,6 +222,7 @@ fn read_joint_component(component: &Node, keys: &Inherited, source: &Arc<str>) -
         }
     }
     Ok(JointMotion {
+        zmp: None,
         frame_rate,
         num_parts,
         values,
@@ -206,6 +237,20 @@ mod tests {
 
     const SMALL: &str = "type: CompositeSeq\ncontent: BodyMotion\nformat_version: 4\nframe_rate: 100\n\
         components:\n  - {type: Vector3Seq, content: ZMP, frames: [[0, 0, 0]]}\n  - type: MultiValueSeq\n    content: JointDisplacement\n    num_parts: 2\n    part_labels: [a, b]\n    frames:\n      - [0.1, 0.2]\n      - [0.3, 0.4]\n";
+
+    #[test]
+    fn zmp_component_is_kept() {
+        let text = "type: CompositeSeq\nformatVersion: 2\nframeRate: 10\ncomponents:\n  - {type: Vector3Seq, content: ZMP, isRootRelative: false, frames: [[0, 0.1, 0], [0.2, 0.1, 0]]}\n  - {type: MultiValueSeq, content: JointDisplacement, numParts: 1, frames: [[1], [2]]}\n";
+        let motion = parse_motion(text, "z.seq").expect("loads");
+        let zmp = motion.zmp.expect("zmp component");
+        assert_eq!(zmp.points, vec![[0.0, 0.1, 0.0], [0.2, 0.1, 0.0]]);
+        assert!(!zmp.root_relative);
+        assert_eq!(zmp.at(0.1), Some([0.2, 0.1, 0.0]));
+        assert_eq!(zmp.at(5.0), Some([0.2, 0.1, 0.0]), "clamped to the last frame");
+        let bad = text.replace("[0.2, 0.1, 0]", "[0.2, 0.1]");
+        let err = parse_motion(&bad, "z.seq").expect_err("a 2-vector");
+        assert!(err.to_string().starts_with("z.seq:5:"), "{err}");
+    }
 
     #[test]
     fn components_inherit_the_frame_rate() {

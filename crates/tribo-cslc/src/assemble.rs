@@ -1,0 +1,131 @@
+//! Turns the solved displacement field into the patch result (`cslc.md` §5).
+
+use nalgebra::{Point3, Vector3};
+
+use crate::local::hertz;
+use crate::result::{PatchResult, Wrench};
+use crate::solver::{CslcPad, StepInput};
+
+impl CslcPad {
+    /// Evaluates the forces at the solved field, stores the per-sphere contact state for the
+    /// next step and sums the wrenches.
+    pub(crate) fn assemble(
+        &mut self,
+        input: &StepInput,
+        iterations: usize,
+        residual: f64,
+        converged: bool,
+        fast_impact_sphere: Option<(usize, f64, f64)>,
+    ) -> PatchResult {
+        let pose = input.pad_pose;
+        let origin = Point3::from(pose.translation.vector);
+        let n = self.lattice().len();
+        let mut normal_forces = vec![0.0; n];
+        let mut pressures = vec![0.0; n];
+        let mut sphere_forces = vec![Vector3::zeros(); n];
+        let mut sphere_centers = Vec::with_capacity(n);
+        let mut target_wrenches = vec![Wrench::default(); input.targets.len()];
+        let mut pad = Wrench::default();
+        let mut contact_area = 0.0;
+        let mut weighted_center = Vector3::zeros();
+        let mut normal_sum = Vector3::zeros();
+        let mut total_normal = 0.0;
+        let mut tangential = vec![Vector3::zeros(); n];
+        let mut bottomed_out = None;
+        let states: Vec<_> = (0..n).map(|i| self.final_state(input, i)).collect();
+        for (i, state) in states.into_iter().enumerate() {
+            let (center, contact, force_normal, friction, area, radius) = state;
+            let world_center = pose * center;
+            sphere_centers.push(world_center);
+            let Some(c) = contact else {
+                self.set_contact_state(i, None, 0.0);
+                continue;
+            };
+            self.set_contact_state(i, Some(c.target), c.penetration);
+            if c.penetration > radius && bottomed_out.is_none() {
+                bottomed_out = Some((i, c.penetration, radius));
+            }
+            let normal_world = pose.rotation * c.normal;
+            let friction_world = pose.rotation * friction;
+            let force = normal_world * force_normal + friction_world;
+            let torque = (world_center - origin).cross(&force);
+            pad.force += force;
+            pad.torque += torque;
+            if let Some(w) = target_wrenches.get_mut(c.target) {
+                w.force -= force;
+                w.torque -= torque;
+            }
+            if let Some(v) = normal_forces.get_mut(i) {
+                *v = force_normal;
+            }
+            if let Some(v) = pressures.get_mut(i) {
+                *v = if area > 0.0 { force_normal / area } else { 0.0 };
+            }
+            if let Some(v) = sphere_forces.get_mut(i) {
+                *v = force;
+            }
+            if let Some(v) = tangential.get_mut(i) {
+                *v = friction_world;
+            }
+            contact_area += area;
+            weighted_center += world_center.coords * force_normal;
+            normal_sum += normal_world * force_normal;
+            total_normal += force_normal;
+        }
+        let center_of_pressure = (total_normal > 0.0).then(|| Point3::from(weighted_center / total_normal));
+        let patch_normal = normal_sum.try_normalize(1e-300).unwrap_or_else(Vector3::zeros);
+        let friction_moment = center_of_pressure.map_or(0.0, |cop| {
+            sphere_centers
+                .iter()
+                .zip(&tangential)
+                .map(|(q, f)| (q - cop).cross(f).dot(&patch_normal))
+                .sum()
+        });
+        let mut messages = Vec::new();
+        if !converged {
+            messages.push(format!(
+                "lattice did not reach equilibrium: relative force residual {residual:.3e} after {iterations} iterations \
+                 (tolerance {:.1e}, cap {})",
+                self.params().tolerance,
+                self.params().max_iterations
+            ));
+        }
+        if let Some((i, jump, radius)) = fast_impact_sphere {
+            messages.push(format!(
+                "fast impact: sphere {i} penetration grew by {jump:.3e} m in one step (> {} × radius {radius:.3e} m); \
+                 the quasi-static skin cannot absorb it",
+                self.params().impact_fraction
+            ));
+        }
+        if let Some((i, depth, radius)) = bottomed_out {
+            messages.push(format!(
+                "fast impact: sphere {i} penetrates {depth:.3e} m, deeper than its radius {radius:.3e} m (skin pushed through)"
+            ));
+        }
+        let fast_impact = fast_impact_sphere.is_some() || bottomed_out.is_some();
+        PatchResult {
+            total_force: pad.force,
+            total_torque: pad.torque,
+            pad_wrench: pad,
+            target_wrenches,
+            center_of_pressure,
+            patch_normal,
+            friction_moment,
+            contact_area,
+            normal_forces,
+            pressures,
+            sphere_forces,
+            sphere_centers,
+            iterations,
+            residual,
+            converged,
+            fast_impact,
+            warning: (!messages.is_empty()).then(|| messages.join("; ")),
+        }
+    }
+}
+
+/// Exact (non-linearised) Hertz force at the solved penetration.
+pub(crate) fn normal_force(contact_coefficient: f64, penetration: f64) -> f64 {
+    hertz(contact_coefficient, penetration).0
+}

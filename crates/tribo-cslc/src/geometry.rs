@@ -1,0 +1,291 @@
+//! Pad lattices: rest positions, normals, radii, area elements and neighbourhoods
+//! (`cslc.md` §2).
+//!
+//! Pad frame convention: the pad's contact *surface* passes through the pad origin with outward
+//! normal +Z at the origin. Sphere centres sit one radius below the surface
+//! (`p_i = s_i − r_i n_i`), so the surface the spheres present is the declared one whatever the
+//! resolution.
+
+use nalgebra::{Point3, Vector3};
+use thiserror::Error;
+
+/// Errors building a lattice.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum CslcError {
+    /// A geometric parameter is out of range.
+    #[error("cslc pad: {0}")]
+    InvalidGeometry(String),
+    /// A stiffness or solver parameter is out of range.
+    #[error("cslc parameters: {0}")]
+    InvalidParams(String),
+}
+
+/// The shape of a pad.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PadGeometry {
+    /// Rectangular `nx × ny` grid with spacing `h` in the pad's XY plane; each sphere owns an
+    /// `h × h` cell, so `a_i = h²` (pad area / count).
+    Flat {
+        /// Spheres along X.
+        nx: usize,
+        /// Spheres along Y.
+        ny: usize,
+        /// Lattice spacing `h` [m].
+        spacing: f64,
+        /// Sphere radius `r` [m] (`h/2` from [`PadGeometry::flat`]).
+        sphere_radius: f64,
+    },
+    /// Spherical cap of radius `R_d` and half-angle `α` (base radius `R_d sin α`), apex at the
+    /// origin, centre of curvature at `(0, 0, −R_d)`. Sampled by the vertical projection of an
+    /// `n × n` square grid of cell size `g = 2 R_d sin α / n` covering the base disc.
+    Dome {
+        /// Radius of curvature `R_d` [m].
+        radius: f64,
+        /// Cap half-angle `α` [rad], in (0, π/2).
+        cap_angle: f64,
+        /// Grid cells across the base diameter.
+        n: usize,
+        /// Sphere radius [m] (`g/2` from [`PadGeometry::dome`]).
+        sphere_radius: f64,
+    },
+}
+
+impl PadGeometry {
+    /// A flat pad with sphere radius `h/2`.
+    pub fn flat(nx: usize, ny: usize, spacing: f64) -> Self {
+        PadGeometry::Flat {
+            nx,
+            ny,
+            spacing,
+            sphere_radius: 0.5 * spacing,
+        }
+    }
+
+    /// A dome pad given its cap half-angle, with sphere radius half the grid cell.
+    pub fn dome(radius: f64, cap_angle: f64, n: usize) -> Self {
+        let cell = 2.0 * radius * cap_angle.sin() / n.max(1) as f64;
+        PadGeometry::Dome {
+            radius,
+            cap_angle,
+            n,
+            sphere_radius: 0.5 * cell,
+        }
+    }
+
+    /// A dome pad given its base radius `b = R_d sin α`.
+    pub fn dome_with_base_radius(radius: f64, base_radius: f64, n: usize) -> Self {
+        let ratio = if radius > 0.0 { base_radius / radius } else { f64::NAN };
+        PadGeometry::dome(radius, ratio.asin(), n)
+    }
+
+    /// Builds the lattice.
+    pub fn build(&self) -> Result<Lattice, CslcError> {
+        match *self {
+            PadGeometry::Flat {
+                nx,
+                ny,
+                spacing,
+                sphere_radius,
+            } => build_flat(nx, ny, spacing, sphere_radius),
+            PadGeometry::Dome {
+                radius,
+                cap_angle,
+                n,
+                sphere_radius,
+            } => build_dome(radius, cap_angle, n, sphere_radius),
+        }
+    }
+}
+
+/// One surface sphere at rest, in the pad (link) frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatticeSphere {
+    /// Rest centre `p_i`.
+    pub rest_position: Point3<f64>,
+    /// Outward unit normal `n_i`.
+    pub normal: Vector3<f64>,
+    /// Contact radius `r_i`.
+    pub radius: f64,
+    /// Area element `a_i` [m²].
+    pub area: f64,
+}
+
+/// A pad lattice: spheres plus a 4-neighbourhood in compressed-row form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lattice {
+    spheres: Vec<LatticeSphere>,
+    neighbour_start: Vec<usize>,
+    neighbour_index: Vec<usize>,
+    spacing: f64,
+}
+
+impl Lattice {
+    /// The spheres, in grid (row-major) order.
+    pub fn spheres(&self) -> &[LatticeSphere] {
+        &self.spheres
+    }
+
+    /// Number of spheres.
+    pub fn len(&self) -> usize {
+        self.spheres.len()
+    }
+
+    /// True when the lattice has no sphere.
+    pub fn is_empty(&self) -> bool {
+        self.spheres.is_empty()
+    }
+
+    /// Neighbours `N(i)` of sphere `i` (empty for an out-of-range index).
+    pub fn neighbours(&self, i: usize) -> &[usize] {
+        match (self.neighbour_start.get(i), self.neighbour_start.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.neighbour_index.get(a..b).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Nominal lattice spacing `h` [m] (grid cell size for a dome).
+    pub fn spacing(&self) -> f64 {
+        self.spacing
+    }
+
+    /// Total pad area `Σ a_i` [m²].
+    pub fn area(&self) -> f64 {
+        self.spheres.iter().map(|s| s.area).sum()
+    }
+}
+
+fn positive(name: &str, value: f64) -> Result<(), CslcError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(CslcError::InvalidGeometry(format!(
+            "`{name}` must be a finite number > 0, got {value}"
+        )))
+    }
+}
+
+/// Builds the neighbour lists of a grid whose cell `(ix, iy)` maps to `index[iy * nx + ix]`.
+fn grid_neighbours(nx: usize, ny: usize, index: &[Option<usize>], count: usize) -> (Vec<usize>, Vec<usize>) {
+    let mut lists: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for iy in 0..ny {
+        for ix in 0..nx {
+            let Some(Some(i)) = index.get(iy * nx + ix).copied() else {
+                continue;
+            };
+            let mut add = |jx: usize, jy: usize| {
+                if jx < nx && jy < ny {
+                    if let Some(Some(j)) = index.get(jy * nx + jx).copied() {
+                        if let Some(list) = lists.get_mut(i) {
+                            list.push(j);
+                        }
+                    }
+                }
+            };
+            if ix > 0 {
+                add(ix - 1, iy);
+            }
+            add(ix + 1, iy);
+            if iy > 0 {
+                add(ix, iy - 1);
+            }
+            add(ix, iy + 1);
+        }
+    }
+    let mut start = Vec::with_capacity(count + 1);
+    let mut flat = Vec::new();
+    start.push(0);
+    for list in lists {
+        flat.extend(list);
+        start.push(flat.len());
+    }
+    (start, flat)
+}
+
+fn build_flat(nx: usize, ny: usize, h: f64, r: f64) -> Result<Lattice, CslcError> {
+    if nx == 0 || ny == 0 {
+        return Err(CslcError::InvalidGeometry(format!(
+            "a flat pad needs nx, ny >= 1, got {nx} × {ny}"
+        )));
+    }
+    positive("spacing", h)?;
+    positive("sphere_radius", r)?;
+    let mut spheres = Vec::with_capacity(nx * ny);
+    let mut index = Vec::with_capacity(nx * ny);
+    for iy in 0..ny {
+        for ix in 0..nx {
+            let x = (ix as f64 - 0.5 * (nx as f64 - 1.0)) * h;
+            let y = (iy as f64 - 0.5 * (ny as f64 - 1.0)) * h;
+            index.push(Some(spheres.len()));
+            spheres.push(LatticeSphere {
+                rest_position: Point3::new(x, y, -r),
+                normal: Vector3::z(),
+                radius: r,
+                area: h * h,
+            });
+        }
+    }
+    let (neighbour_start, neighbour_index) = grid_neighbours(nx, ny, &index, spheres.len());
+    Ok(Lattice {
+        spheres,
+        neighbour_start,
+        neighbour_index,
+        spacing: h,
+    })
+}
+
+/// Dome lattice. The area element of the cap over its base disc is `dA = dx dy / n_z`
+/// (vertical projection Jacobian, `n_z = cos θ`); midpoint sampling of it is then rescaled so the
+/// elements sum exactly to the cap area `2π R_d² (1 − cos α)` (the staircase of boundary cells is
+/// the only thing the rescale corrects).
+fn build_dome(radius: f64, alpha: f64, n: usize, r: f64) -> Result<Lattice, CslcError> {
+    positive("radius", radius)?;
+    positive("sphere_radius", r)?;
+    if !(alpha.is_finite() && alpha > 0.0 && alpha < std::f64::consts::FRAC_PI_2) {
+        return Err(CslcError::InvalidGeometry(format!(
+            "the dome cap angle must be in (0, π/2) rad, got {alpha}"
+        )));
+    }
+    if n == 0 {
+        return Err(CslcError::InvalidGeometry("a dome pad needs a grid n >= 1".to_string()));
+    }
+    let base = radius * alpha.sin();
+    let cell = 2.0 * base / n as f64;
+    let mut spheres = Vec::new();
+    let mut index = Vec::with_capacity(n * n);
+    for iy in 0..n {
+        for ix in 0..n {
+            let x = (ix as f64 + 0.5) * cell - base;
+            let y = (iy as f64 + 0.5) * cell - base;
+            let rho2 = x * x + y * y;
+            if rho2 > base * base {
+                index.push(None);
+                continue;
+            }
+            let zc = (radius * radius - rho2).sqrt();
+            let normal = Vector3::new(x, y, zc) / radius;
+            let surface = Point3::new(x, y, zc - radius);
+            index.push(Some(spheres.len()));
+            spheres.push(LatticeSphere {
+                rest_position: surface - normal * r,
+                normal,
+                radius: r,
+                area: cell * cell / normal.z,
+            });
+        }
+    }
+    if spheres.is_empty() {
+        return Err(CslcError::InvalidGeometry("the dome grid holds no sphere".to_string()));
+    }
+    let cap_area = 2.0 * std::f64::consts::PI * radius * radius * (1.0 - alpha.cos());
+    let sampled: f64 = spheres.iter().map(|s| s.area).sum();
+    for s in &mut spheres {
+        s.area *= cap_area / sampled;
+    }
+    let (neighbour_start, neighbour_index) = grid_neighbours(n, n, &index, spheres.len());
+    Ok(Lattice {
+        spheres,
+        neighbour_start,
+        neighbour_index,
+        spacing: cell,
+    })
+}

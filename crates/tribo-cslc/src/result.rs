@@ -1,0 +1,69 @@
+//! What a pad step reports (`cslc.md` §5): the patch, per-sphere forces and the solver's state.
+
+use nalgebra::{Point3, Vector3};
+
+/// A force and a torque about a stated point, world frame.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Wrench {
+    /// Force [N].
+    pub force: Vector3<f64>,
+    /// Torque [N·m] about the reference point (the pad origin in [`PatchResult`]).
+    pub torque: Vector3<f64>,
+}
+
+impl Wrench {
+    /// The same wrench with its torque taken about `to` instead of `from`:
+    /// `τ_to = τ_from + (from − to) × F`.
+    pub fn moved(&self, from: &Point3<f64>, to: &Point3<f64>) -> Wrench {
+        Wrench {
+            force: self.force,
+            torque: self.torque + (from - to).cross(&self.force),
+        }
+    }
+}
+
+/// Result of one pad step. Vectors are in the world frame.
+///
+/// Sign convention: `sphere_forces[i]` is the force the target exerts on sphere `i` (contact
+/// plus friction), applied at the sphere centre. The anchors pass it to the link, so
+/// `pad_wrench` is their sum (torques about the pad origin) and each touched target receives the
+/// exact opposite of its share in `target_wrenches` (momentum conserved by construction).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatchResult {
+    /// Total force on the pad link [N].
+    pub total_force: Vector3<f64>,
+    /// Total torque on the pad link about the pad origin [N·m].
+    pub total_torque: Vector3<f64>,
+    /// Wrench on the pad link (same as `total_force`, `total_torque`).
+    pub pad_wrench: Wrench,
+    /// Wrench on each target (index as given), torque about the pad origin.
+    pub target_wrenches: Vec<Wrench>,
+    /// Centre of pressure: normal-force-weighted mean of the touching sphere centres; `None`
+    /// without contact.
+    pub center_of_pressure: Option<Point3<f64>>,
+    /// Patch normal: unit direction of the summed normal forces (zero without contact).
+    pub patch_normal: Vector3<f64>,
+    /// Friction moment about the patch normal through the centre of pressure [N·m].
+    pub friction_moment: f64,
+    /// Area of the touching spheres `Σ a_i` [m²].
+    pub contact_area: f64,
+    /// Per-sphere normal (Hertz) force magnitude [N].
+    pub normal_forces: Vec<f64>,
+    /// Per-sphere pressure `f_n,i / a_i` [Pa].
+    pub pressures: Vec<f64>,
+    /// Per-sphere contact + friction force on the sphere [N].
+    pub sphere_forces: Vec<Vector3<f64>>,
+    /// Per-sphere centre `q_i` [m].
+    pub sphere_centers: Vec<Point3<f64>>,
+    /// Jacobi iterations performed.
+    pub iterations: usize,
+    /// Final relative force residual `Σ_i |r_i| / load`.
+    pub residual: f64,
+    /// True when the residual reached the tolerance within the iteration cap.
+    pub converged: bool,
+    /// True when the target moved into the skin faster than quasi-static equilibrium allows
+    /// (penetration jump per step above `impact_fraction · r`, or a sphere pushed through).
+    pub fast_impact: bool,
+    /// Human-readable explanation whenever `converged` is false or `fast_impact` is true.
+    pub warning: Option<String>,
+}

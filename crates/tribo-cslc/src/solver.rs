@@ -1,0 +1,297 @@
+//! The pad: lattice, parameters and the persistent displacement field, solved each step to
+//! quasi-static equilibrium `f_a + f_ℓ + f_c + f_f = 0` by Jacobi sweeps (`cslc.md` §4).
+//!
+//! Every sweep computes all local updates from the previous iterate into a fresh buffer
+//! (`rayon` `par_iter().map().collect()`), and every reduction runs sequentially in sphere order,
+//! so results are bit-identical whatever the thread count.
+
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+use rayon::prelude::*;
+
+use crate::geometry::{CslcError, Lattice};
+use crate::local::{local_step, local_stiffness, Contact, LocalProblem};
+use crate::params::{Acceleration, CslcParams};
+use crate::result::PatchResult;
+use crate::target::{Target, Twist};
+
+/// One step's inputs.
+pub struct StepInput<'a> {
+    /// Pose of the pad (link) frame at the end of the step.
+    pub pad_pose: Isometry3<f64>,
+    /// Rigid velocity of the pad link over the step (world).
+    pub pad_twist: Twist,
+    /// Targets the pad may touch; a sphere touches the deepest one.
+    pub targets: &'a [&'a dyn Target],
+    /// Coulomb friction coefficient `μ` of the contact material.
+    pub friction: f64,
+    /// Step length [s] (carries the relative surface motion into the stick anchors).
+    pub dt: f64,
+}
+
+/// A CSLC pad with its persistent state (the warm start).
+#[derive(Debug, Clone)]
+pub struct CslcPad {
+    lattice: Lattice,
+    params: CslcParams,
+    stiffness: Vec<Matrix3<f64>>,
+    displacement: Vec<Vector3<f64>>,
+    contact_target: Vec<Option<usize>>,
+    penetration: Vec<f64>,
+    chebyshev_radius: f64,
+}
+
+impl CslcPad {
+    /// A resting pad (`δ = 0`).
+    pub fn new(lattice: Lattice, params: CslcParams) -> Result<Self, CslcError> {
+        params.validate().map_err(CslcError::InvalidParams)?;
+        let lateral = params.lateral_spring();
+        let mut stiffness = Vec::with_capacity(lattice.len());
+        let mut radius: f64 = 0.0;
+        for (i, s) in lattice.spheres().iter().enumerate() {
+            let anchor = params.anchor_stiffness * s.area;
+            let lateral_sum = lateral * lattice.neighbours(i).len() as f64;
+            stiffness.push(local_stiffness(&s.normal, anchor, params.tangential_ratio, lateral_sum));
+            // Block-Jacobi spectral radius bound: ρ(D⁻¹N) ≤ max_i L_i / λ_min(K_i) (Gershgorin on
+            // the block rows); the Hertz tangent and stick constraints only stiffen D.
+            let smallest = anchor * params.tangential_ratio.min(1.0) + lateral_sum;
+            if smallest > 0.0 {
+                radius = radius.max(lateral_sum / smallest);
+            }
+        }
+        let n = lattice.len();
+        Ok(CslcPad {
+            lattice,
+            params,
+            stiffness,
+            displacement: vec![Vector3::zeros(); n],
+            contact_target: vec![None; n],
+            penetration: vec![0.0; n],
+            chebyshev_radius: radius,
+        })
+    }
+
+    /// The lattice.
+    pub fn lattice(&self) -> &Lattice {
+        &self.lattice
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &CslcParams {
+        &self.params
+    }
+
+    /// Current displacements `δ_i` in the pad frame.
+    pub fn displacements(&self) -> &[Vector3<f64>] {
+        &self.displacement
+    }
+
+    /// Forgets the warm start.
+    pub fn reset(&mut self) {
+        self.displacement.iter_mut().for_each(|d| *d = Vector3::zeros());
+        self.contact_target.iter_mut().for_each(|c| *c = None);
+        self.penetration.iter_mut().for_each(|p| *p = 0.0);
+    }
+
+    fn center(&self, i: usize, delta: &Vector3<f64>) -> Point3<f64> {
+        self.lattice
+            .spheres()
+            .get(i)
+            .map_or(Point3::origin(), |s| s.rest_position + delta)
+    }
+
+    /// Deepest contact of sphere `i` at displacement `delta`, normal in the pad frame.
+    fn contact(
+        &self,
+        pose: &Isometry3<f64>,
+        targets: &[&dyn Target],
+        i: usize,
+        delta: &Vector3<f64>,
+    ) -> Option<Contact> {
+        let radius = self.lattice.spheres().get(i)?.radius;
+        let world = pose * self.center(i, delta);
+        let mut best: Option<(usize, f64)> = None;
+        for (t, target) in targets.iter().enumerate() {
+            let phi = radius - target.distance(&world);
+            if phi > 0.0 && best.is_none_or(|(_, deepest)| phi > deepest) {
+                best = Some((t, phi));
+            }
+        }
+        let (t, phi) = best?;
+        let normal = targets.get(t)?.normal(&world);
+        Some(Contact {
+            target: t,
+            penetration: phi,
+            normal: pose.rotation.inverse() * normal,
+        })
+    }
+
+    fn neighbour_pull(&self, i: usize, field: &[Vector3<f64>]) -> Vector3<f64> {
+        let sum: Vector3<f64> = self.lattice.neighbours(i).iter().filter_map(|&j| field.get(j)).sum();
+        sum * self.params.lateral_spring()
+    }
+
+    /// Advances the pad by one step and returns the patch.
+    pub fn step(&mut self, input: &StepInput) -> Result<PatchResult, CslcError> {
+        if !(input.friction.is_finite() && input.friction >= 0.0) {
+            return Err(CslcError::InvalidParams(format!(
+                "friction must be finite and >= 0, got {}",
+                input.friction
+            )));
+        }
+        if !(input.dt.is_finite() && input.dt >= 0.0) {
+            return Err(CslcError::InvalidParams(format!(
+                "dt must be finite and >= 0, got {}",
+                input.dt
+            )));
+        }
+        let pose = input.pad_pose;
+        let targets = input.targets;
+        let n = self.lattice.len();
+        let origin = Point3::from(pose.translation.vector);
+
+        // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
+        // the penetration jump for fast-impact detection.
+        let prepared: Vec<(Vector3<f64>, f64)> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let delta = self.displacement.get(i).copied().unwrap_or_default();
+                let world = pose * self.center(i, &delta);
+                let carried = match self
+                    .contact_target
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .and_then(|t| targets.get(t))
+                {
+                    Some(target) => {
+                        let relative = target.surface_velocity(&world) - input.pad_twist.velocity_at(&origin, &world);
+                        delta + pose.rotation.inverse() * relative * input.dt
+                    }
+                    None => delta,
+                };
+                let predicted = self.contact(&pose, targets, i, &delta).map_or(0.0, |c| c.penetration);
+                let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
+                (carried, jump)
+            })
+            .collect();
+        let mut fast_impact_sphere = None;
+        for (i, (_, jump)) in prepared.iter().enumerate() {
+            let radius = self.lattice.spheres().get(i).map_or(0.0, |s| s.radius);
+            if *jump > self.params.impact_fraction * radius && fast_impact_sphere.is_none() {
+                fast_impact_sphere = Some((i, *jump, radius));
+            }
+        }
+
+        let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
+        let mut current = self.displacement.clone();
+        let mut previous = current.clone();
+        let mut omega = 1.0;
+        let mut best_since_restart = f64::INFINITY;
+        let mut first_since_restart = true;
+        let mut iterations = 0;
+        let mut residual = f64::INFINITY;
+        let mut converged = false;
+        while iterations < self.params.max_iterations {
+            let steps: Vec<_> = (0..n)
+                .into_par_iter()
+                .map(|i| {
+                    let delta = current.get(i).copied().unwrap_or_default();
+                    let area = self.lattice.spheres().get(i).map_or(0.0, |s| s.area);
+                    let identity = Matrix3::identity();
+                    let problem = LocalProblem {
+                        stiffness: self.stiffness.get(i).unwrap_or(&identity),
+                        neighbour_pull: self.neighbour_pull(i, &current),
+                        delta,
+                        stick_anchor: prepared.get(i).map_or(delta, |p| p.0),
+                        contact: self.contact(&pose, targets, i, &delta),
+                        contact_coefficient: self.params.contact_stiffness * area,
+                        friction: input.friction,
+                    };
+                    local_step(&problem)
+                })
+                .collect();
+            let unbalanced: f64 = steps.iter().map(|s| s.residual).sum();
+            let load: f64 = steps.iter().map(|s| s.normal_force).sum();
+            residual = unbalanced / load.max(floor);
+            if residual <= self.params.tolerance {
+                converged = true;
+                break;
+            }
+            iterations += 1;
+            let next: Vec<Vector3<f64>> = match self.params.acceleration {
+                Acceleration::DampedJacobi => {
+                    let w = self.params.relaxation;
+                    current.iter().zip(&steps).map(|(d, s)| d + (s.delta - d) * w).collect()
+                }
+                Acceleration::Chebyshev => {
+                    // Chebyshev semi-iteration (Golub & Van Loan §11.2.8):
+                    // ω_1 = 1, ω_2 = 1/(1 − ρ²/2), ω_{k+1} = 1/(1 − ρ² ω_k / 4);
+                    // δ^{k+1} = δ^{k−1} + ω_{k+1} (δ̂^{k+1} − δ^{k−1}).
+                    // Safeguard for the nonlinear contact: restart when the residual grows ten-fold.
+                    if residual > 10.0 * best_since_restart {
+                        omega = 1.0;
+                        previous.clone_from(&current);
+                        best_since_restart = residual;
+                        first_since_restart = true;
+                    }
+                    best_since_restart = best_since_restart.min(residual);
+                    let rho2 = self.chebyshev_radius * self.chebyshev_radius;
+                    let w = omega;
+                    let out = previous
+                        .iter()
+                        .zip(&steps)
+                        .map(|(p, s)| p + (s.delta - p) * w)
+                        .collect();
+                    omega = if first_since_restart {
+                        1.0 / (1.0 - 0.5 * rho2)
+                    } else {
+                        1.0 / (1.0 - 0.25 * rho2 * w)
+                    };
+                    first_since_restart = false;
+                    out
+                }
+            };
+            previous = std::mem::replace(&mut current, next);
+        }
+        self.displacement = current;
+        Ok(self.assemble(input, iterations, residual, converged, fast_impact_sphere))
+    }
+
+    /// Forces of sphere `i` at the solved field: `(centre (pad frame), contact, f_n, friction
+    /// (pad frame), a_i, r_i)`. The friction is the tangential reaction `P_m (K δ − b)` that holds
+    /// the sphere in equilibrium, capped at `μ f_n` (§3.4).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn final_state(
+        &self,
+        input: &StepInput,
+        i: usize,
+    ) -> (Point3<f64>, Option<Contact>, f64, Vector3<f64>, f64, f64) {
+        let delta = self.displacement.get(i).copied().unwrap_or_default();
+        let center = self.center(i, &delta);
+        let (area, radius) = self.lattice.spheres().get(i).map_or((0.0, 0.0), |s| (s.area, s.radius));
+        let contact = self.contact(&input.pad_pose, input.targets, i, &delta);
+        let Some(c) = contact else {
+            return (center, None, 0.0, Vector3::zeros(), area, radius);
+        };
+        let force_normal = crate::assemble::normal_force(self.params.contact_stiffness * area, c.penetration);
+        let identity = Matrix3::identity();
+        let k = self.stiffness.get(i).unwrap_or(&identity);
+        let reaction = k * delta - self.neighbour_pull(i, &self.displacement);
+        let mut friction = reaction - c.normal * c.normal.dot(&reaction);
+        let cap = input.friction * force_normal;
+        let magnitude = friction.norm();
+        if magnitude > cap {
+            friction *= if magnitude > 0.0 { cap / magnitude } else { 0.0 };
+        }
+        (center, Some(c), force_normal, friction, area, radius)
+    }
+
+    pub(crate) fn set_contact_state(&mut self, i: usize, target: Option<usize>, penetration: f64) {
+        if let Some(t) = self.contact_target.get_mut(i) {
+            *t = target;
+        }
+        if let Some(p) = self.penetration.get_mut(i) {
+            *p = penetration;
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Contact targets through their signed distance (`cslc.md` §3.3).
+//!
+//! Sign convention: `distance(x)` is the usual signed distance, **positive outside** the solid
+//! and negative inside. A lattice sphere of radius `r` centred at `q` penetrates by
+//! `φ = r − distance(q)`; it touches when `φ > 0`. `normal(x)` is the unit outward normal
+//! (the gradient of the distance), along which the target pushes the sphere.
+//! Cylinder, capsule and cone have their axis on local +Y (Choreonoid convention), centred at
+//! the local origin.
+
+use nalgebra::{Isometry3, Point3, Vector2, Vector3};
+
+/// Rigid velocity of a body: linear velocity of its frame origin and angular velocity, world frame.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Twist {
+    /// Velocity of the body-frame origin [m/s].
+    pub linear: Vector3<f64>,
+    /// Angular velocity [rad/s].
+    pub angular: Vector3<f64>,
+}
+
+impl Twist {
+    /// Velocity of the body point at world position `x` when the frame origin is at `origin`.
+    pub fn velocity_at(&self, origin: &Point3<f64>, x: &Point3<f64>) -> Vector3<f64> {
+        self.linear + self.angular.cross(&(x - origin))
+    }
+}
+
+/// Something a lattice sphere can touch (world frame).
+pub trait Target: Sync {
+    /// Signed distance of world point `x` to the surface, positive outside [m].
+    fn distance(&self, x: &Point3<f64>) -> f64;
+    /// Unit outward surface normal at (or nearest to) world point `x`.
+    fn normal(&self, x: &Point3<f64>) -> Vector3<f64>;
+    /// Velocity of the target's material at world point `x` [m/s].
+    fn surface_velocity(&self, x: &Point3<f64>) -> Vector3<f64>;
+}
+
+/// A primitive in its own frame.
+pub trait Shape: Sync {
+    /// Signed distance in the shape frame, positive outside.
+    fn local_distance(&self, p: &Point3<f64>) -> f64;
+    /// Outward unit normal (distance gradient) in the shape frame.
+    fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64>;
+}
+
+/// A shape placed in the world with a pose and a rigid velocity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Posed<S: Shape> {
+    /// The primitive.
+    pub shape: S,
+    /// Pose of the shape frame in the world.
+    pub pose: Isometry3<f64>,
+    /// Rigid velocity (world).
+    pub twist: Twist,
+}
+
+impl<S: Shape> Posed<S> {
+    /// A resting shape at `pose`.
+    pub fn new(shape: S, pose: Isometry3<f64>) -> Self {
+        Posed {
+            shape,
+            pose,
+            twist: Twist::default(),
+        }
+    }
+
+    /// The same shape moving with `twist`.
+    pub fn moving(mut self, twist: Twist) -> Self {
+        self.twist = twist;
+        self
+    }
+}
+
+impl<S: Shape> Target for Posed<S> {
+    fn distance(&self, x: &Point3<f64>) -> f64 {
+        self.shape.local_distance(&self.pose.inverse_transform_point(x))
+    }
+    fn normal(&self, x: &Point3<f64>) -> Vector3<f64> {
+        self.pose.rotation * self.shape.local_normal(&self.pose.inverse_transform_point(x))
+    }
+    fn surface_velocity(&self, x: &Point3<f64>) -> Vector3<f64> {
+        self.twist.velocity_at(&Point3::from(self.pose.translation.vector), x)
+    }
+}
+
+/// Half-space `z ≤ 0` of its frame; outward normal +Z.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Plane;
+
+impl Shape for Plane {
+    fn local_distance(&self, p: &Point3<f64>) -> f64 {
+        p.z
+    }
+    fn local_normal(&self, _p: &Point3<f64>) -> Vector3<f64> {
+        Vector3::z()
+    }
+}
+
+/// Ball of radius `radius` centred at the origin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sphere {
+    /// Radius [m].
+    pub radius: f64,
+}
+
+impl Shape for Sphere {
+    fn local_distance(&self, p: &Point3<f64>) -> f64 {
+        p.coords.norm() - self.radius
+    }
+    fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
+        p.coords.try_normalize(1e-300).unwrap_or_else(Vector3::z)
+    }
+}
+
+/// Box of half-extents `half_extents` centred at the origin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cuboid {
+    /// Half-extents along X, Y, Z [m].
+    pub half_extents: Vector3<f64>,
+}
+
+impl Shape for Cuboid {
+    /// Exact box distance (Quílez; e.g. Hart, "Sphere tracing", 1996 §A):
+    /// `q = |p| − e`; `d = |max(q, 0)| + min(max_k q_k, 0)`.
+    fn local_distance(&self, p: &Point3<f64>) -> f64 {
+        let q = p.coords.abs() - self.half_extents;
+        q.map(|v| v.max(0.0)).norm() + q.max().min(0.0)
+    }
+    fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
+        let q = p.coords.abs() - self.half_extents;
+        let sign = p.coords.map(|v| if v < 0.0 { -1.0 } else { 1.0 });
+        let outside = q.map(|v| v.max(0.0));
+        if let Some(dir) = outside.try_normalize(1e-300) {
+            return dir.component_mul(&sign);
+        }
+        // Inside: the gradient is the outward normal of the nearest face.
+        let axis = q.imax();
+        let mut n = Vector3::zeros();
+        if let (Some(c), Some(s)) = (n.get_mut(axis), sign.get(axis)) {
+            *c = *s;
+        }
+        n
+    }
+}
+
+/// A solid of revolution about local +Y whose meridian profile `(ρ, y)`, `ρ ≥ 0`, is a convex
+/// polygon closed by the axis. `edges` are the non-axis boundary segments.
+fn revolved_distance_and_normal(edges: &[(Vector2<f64>, Vector2<f64>)], p: &Point3<f64>) -> (f64, Vector3<f64>) {
+    let rho = (p.x * p.x + p.z * p.z).sqrt();
+    let q = Vector2::new(rho, p.y);
+    let mut best = (f64::INFINITY, Vector2::new(0.0, 1.0), Vector2::new(0.0, 1.0));
+    let mut inside = true;
+    for (a, b) in edges {
+        let e = b - a;
+        let len2 = e.norm_squared();
+        let t = if len2 > 0.0 {
+            ((q - a).dot(&e) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let c = a + e * t;
+        let d = (q - c).norm();
+        // Outward normal of a counter-clockwise-oriented edge in (ρ, y): (e_y, −e_x).
+        let outward = Vector2::new(e.y, -e.x)
+            .try_normalize(1e-300)
+            .unwrap_or(Vector2::new(0.0, 1.0));
+        if (q - a).dot(&outward) > 0.0 {
+            inside = false;
+        }
+        if d < best.0 {
+            best = (d, c, outward);
+        }
+    }
+    let (d, c, edge_normal) = best;
+    let n2 = if inside {
+        edge_normal
+    } else {
+        (q - c).try_normalize(1e-300).unwrap_or(edge_normal)
+    };
+    let radial = Vector3::new(p.x, 0.0, p.z)
+        .try_normalize(1e-300)
+        .unwrap_or_else(Vector3::x);
+    let normal = radial * n2.x + Vector3::y() * n2.y;
+    (if inside { -d } else { d }, normal)
+}
+
+/// Cylinder of radius `radius` and total height `height` along local Y, centred.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cylinder {
+    /// Radius [m].
+    pub radius: f64,
+    /// Height along Y [m].
+    pub height: f64,
+}
+
+impl Cylinder {
+    fn edges(&self) -> [(Vector2<f64>, Vector2<f64>); 3] {
+        let (r, h) = (self.radius, 0.5 * self.height);
+        [
+            (Vector2::new(0.0, -h), Vector2::new(r, -h)),
+            (Vector2::new(r, -h), Vector2::new(r, h)),
+            (Vector2::new(r, h), Vector2::new(0.0, h)),
+        ]
+    }
+}
+
+impl Shape for Cylinder {
+    fn local_distance(&self, p: &Point3<f64>) -> f64 {
+        revolved_distance_and_normal(&self.edges(), p).0
+    }
+    fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
+        revolved_distance_and_normal(&self.edges(), p).1
+    }
+}
+
+/// Cone of base radius `radius` and height `height` along local +Y, centred: base at
+/// `y = −height/2`, apex at `y = +height/2`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cone {
+    /// Base radius [m].
+    pub radius: f64,
+    /// Height [m].
+    pub height: f64,
+}
+
+impl Cone {
+    fn edges(&self) -> [(Vector2<f64>, Vector2<f64>); 2] {
+        let (r, h) = (self.radius, 0.5 * self.height);
+        [
+            (Vector2::new(0.0, -h), Vector2::new(r, -h)),
+            (Vector2::new(r, -h), Vector2::new(0.0, h)),
+        ]
+    }
+}
+
+impl Shape for Cone {
+    fn local_distance(&self, p: &Point3<f64>) -> f64 {
+        revolved_distance_and_normal(&self.edges(), p).0
+    }
+    fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
+        revolved_distance_and_normal(&self.edges(), p).1
+    }
+}
+
+/// Capsule: the points within `radius` of the segment `y ∈ [−length/2, length/2]` on local Y.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Capsule {
+    /// Radius [m].
+    pub radius: f64,
+    /// Length of the axis segment (cylindrical part) [m].
+    pub length: f64,
+}
+
+impl Capsule {
+    fn offset(&self, p: &Point3<f64>) -> Vector3<f64> {
+        let h = 0.5 * self.length;
+        p.coords - Vector3::new(0.0, p.y.clamp(-h, h), 0.0)
+    }
+}
+
+impl Shape for Capsule {
+    fn local_distance(&self, p: &Point3<f64>) -> f64 {
+        self.offset(p).norm() - self.radius
+    }
+    fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
+        self.offset(p).try_normalize(1e-300).unwrap_or_else(Vector3::x)
+    }
+}
