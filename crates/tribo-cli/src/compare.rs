@@ -70,15 +70,7 @@ pub fn execute(args: &CompareArgs) -> CliResult {
         .iter()
         .filter_map(|o| o.failure.as_ref().map(|f| format!("{}: {f}", o.engine)))
         .collect();
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(Failure::run(format!(
-            "{}: some runs failed:\n  {}",
-            project.path.display(),
-            failed.join("\n  ")
-        )))
-    }
+    crate::failure::runs_failed(&project.path, &failed)
 }
 
 /// The engines named on the command line, else the project's, else every registered engine.

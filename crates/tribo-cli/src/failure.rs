@@ -32,3 +32,16 @@ impl From<Diagnostic> for Failure {
 }
 
 pub type CliResult = Result<(), Failure>;
+
+/// Ok when no run failed; else one failure listing each failed run (`what: why`) under the project.
+pub fn runs_failed(project: &std::path::Path, failed: &[String]) -> CliResult {
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::run(format!(
+            "{}: some runs failed:\n  {}",
+            project.display(),
+            failed.join("\n  ")
+        )))
+    }
+}

@@ -153,15 +153,7 @@ pub fn execute(args: &SweepArgs) -> CliResult {
             })
         })
         .collect();
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(Failure::run(format!(
-            "{}: some runs failed:\n  {}",
-            base.path.display(),
-            failed.join("\n  ")
-        )))
-    }
+    crate::failure::runs_failed(&base.path, &failed)
 }
 
 fn value_json(text: &str) -> Value {
