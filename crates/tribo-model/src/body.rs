@@ -45,6 +45,8 @@ pub struct Link {
     pub material_location: Option<Location>,
     /// Collision shapes in the link frame.
     pub shapes: Vec<Shape>,
+    /// CSLC pads on this link (read by the `cslc` engine, ignored by the others).
+    pub pads: Vec<crate::PadSpec>,
     /// Where the link was defined.
     pub location: Location,
 }
@@ -185,6 +187,7 @@ impl Link {
             material: DEFAULT_MATERIAL.to_string(),
             material_location: None,
             shapes: Vec::new(),
+            pads: Vec::new(),
             location,
         }
     }

@@ -9,11 +9,13 @@
 mod body;
 mod body_file;
 mod motion;
+mod pad;
 mod seq_file;
 mod summary;
 
 pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
-pub use body_file::{load_body, parse_body};
+pub use body_file::{load_body, parse_body, read_project_pad};
 pub use motion::{JointMotion, ZmpSeq};
+pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};

@@ -10,6 +10,7 @@ mod bodies;
 mod controllers;
 pub mod expr;
 mod metrics;
+mod pads;
 mod params;
 pub mod project;
 mod reader;
@@ -24,6 +25,6 @@ pub use controllers::{
 pub use metrics::{Axis, Expected, ExpectedValue, MetricKind, MetricSpec, Reduce, Window};
 pub use params::{ParamValue, Parameter, Parameters};
 pub use project::{LoadOptions, Project, Simulation};
-pub use scene::{LinkRef, Scene, SceneBody};
+pub use scene::{LinkRef, Scene, SceneBody, ScenePad};
 pub use share::default_share_dir;
 pub use signals::{SignalKind, SignalSpec};

@@ -28,10 +28,11 @@ use tribo_yaml::{Diagnostic, Fields, Location, Node};
 use crate::bodies::{read_body, BodyEntry};
 use crate::controllers::{read_controller, ControllerSpec};
 use crate::metrics::{read_metric, MetricSpec};
+use crate::pads::read_pad;
 use crate::params::Parameters;
 use crate::reader::Reader;
 use crate::signals::{default_signals, read_signal, SignalSpec};
-use crate::{Scene, SceneBody};
+use crate::{LinkRef, Scene, SceneBody, ScenePad};
 
 /// A loaded project: the scene plus everything a run needs.
 #[derive(Debug, Clone)]
@@ -77,7 +78,8 @@ pub struct LoadOptions {
     pub share_dir: PathBuf,
 }
 
-const TOP_KEYS: [&str; 10] = [
+const TOP_KEYS: [&str; 11] = [
+    "pads",
     "name",
     "description",
     "parameters",
@@ -148,6 +150,7 @@ impl Project {
             return Err(bodies_node.error("a project needs at least one body"));
         }
 
+        let project_pads = read_list(f.get_value(&["pads"]), |n| read_pad(n, &bodies, &reader))?;
         let controllers = read_list(f.get_value(&["controllers"]), |n| read_controller(n, &bodies, &reader))?;
         let signals = match f.get_value(&["record"]) {
             Some(n) => read_list(Some(n), |n| read_signal(n, &bodies, &reader))?,
@@ -183,7 +186,7 @@ impl Project {
         }
         warnings.extend(unread);
         material_warnings(&bodies, &materials, options.strict, &mut warnings)?;
-        let scene = assemble_scene(&name, gravity, bodies, &materials)?;
+        let scene = assemble_scene(&name, gravity, bodies, project_pads, &materials)?;
         Ok(Project {
             name,
             description,
@@ -336,8 +339,22 @@ fn assemble_scene(
     name: &str,
     gravity: Vector3<f64>,
     bodies: Vec<BodyEntry>,
+    project_pads: Vec<ScenePad>,
     materials: &MaterialTable,
 ) -> Result<Scene, Diagnostic> {
+    let mut pads: Vec<ScenePad> = bodies
+        .iter()
+        .enumerate()
+        .flat_map(|(body, b)| {
+            b.model.links.iter().enumerate().flat_map(move |(link, l)| {
+                l.pads.iter().map(move |spec| ScenePad {
+                    link: LinkRef { body, link },
+                    spec: spec.clone(),
+                })
+            })
+        })
+        .collect();
+    pads.extend(project_pads);
     let names: Vec<&str> = bodies
         .iter()
         .flat_map(|b| b.link_material_names.iter().map(|(n, _)| n.as_str()))
@@ -366,5 +383,6 @@ fn assemble_scene(
         gravity,
         bodies,
         contacts,
+        pads,
     })
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use nalgebra::{Isometry3, Vector3};
 use tribo_material::{ContactParams, ContactTable, MaterialId};
-use tribo_model::Body;
+use tribo_model::{Body, PadSpec};
 
 /// Bodies, materials and gravity: everything an engine needs to build its own state.
 /// Immutable; many engine instances can share one scene (`Arc<Scene>`).
@@ -16,6 +16,15 @@ pub struct Scene {
     pub bodies: Vec<SceneBody>,
     /// The merged material table resolved for the materials the links use.
     pub contacts: ContactTable,
+    /// CSLC pads: those declared on links in body files, then those a project laid over links.
+    pub pads: Vec<ScenePad>,
+}
+
+/// A CSLC pad on a link of the scene (read by the `cslc` engine only).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenePad {
+    pub link: LinkRef,
+    pub spec: PadSpec,
 }
 
 /// One body instance placed in the world.

@@ -67,6 +67,7 @@ pub fn link(
         material: material.to_owned(),
         material_location: None,
         shapes: Vec::new(),
+        pads: Vec::new(),
         location: tribo_yaml::Location::file("test"),
     }
 }
@@ -181,6 +182,7 @@ pub fn scene(bodies: Vec<SceneBody>, contacts: ContactTable) -> Arc<Scene> {
         gravity: Vector3::new(0.0, 0.0, -G),
         bodies,
         contacts,
+        pads: Vec::new(),
     })
 }
 

@@ -7,6 +7,7 @@ use super::elements::{read_link_elements, LinkElements};
 use super::joint::{read_joint, JOINT_KEYS};
 use super::keys::typo_warnings;
 use super::mass::{link_mass_properties, COM_KEYS};
+use super::pad::read_pad;
 use super::pose::{isometry, read_rotation, read_translation};
 use super::units::AngleUnit;
 use crate::Link;
@@ -22,7 +23,8 @@ pub struct ParsedLink<'a> {
     pub node: &'a Node,
 }
 
-const LINK_KEYS: [&str; 12] = [
+const LINK_KEYS: [&str; 13] = [
+    "pad",
     "type",
     "name",
     "parent",
@@ -144,6 +146,7 @@ fn read_link<'a>(node: &'a Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -
         None => LinkElements::default(),
     };
     let mass = link_mass_properties(&f, rigid_bodies, notes)?;
+    let pad = f.get_value(&["pad"]).map(|n| read_pad(n, unit, &[])).transpose()?;
 
     let known: Vec<&str> = LINK_KEYS
         .iter()
@@ -164,6 +167,7 @@ fn read_link<'a>(node: &'a Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -
         link.material_location = Some(at.location.clone());
     }
     link.shapes = shapes;
+    link.pads.extend(pad);
     Ok(ParsedLink {
         link,
         name_node,

@@ -13,6 +13,7 @@ mod joint;
 mod keys;
 mod link;
 mod mass;
+mod pad;
 mod pose;
 pub(crate) mod tree;
 mod units;
@@ -23,6 +24,12 @@ use std::sync::Arc;
 use tribo_yaml::{Error, Node};
 
 use crate::Body;
+
+/// Reads a pad declared in a project file (`pads:`), angles in degrees; `extra` names the keys
+/// the caller reads itself.
+pub fn read_project_pad(node: &Node, extra: &[&str]) -> Result<crate::PadSpec, Error> {
+    pad::read_pad(node, units::AngleUnit::Degree, extra)
+}
 
 /// Load a `.body` file. Locations in errors and notes name the path as given.
 pub fn load_body(path: &Path) -> Result<Body, Error> {

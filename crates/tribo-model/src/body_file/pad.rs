@@ -1,0 +1,167 @@
+//! The `pad:` key of a link (tribo extension; Choreonoid ignores it):
+//!
+//! ```yaml
+//! pad: {shape: flat, resolution: [15, 15], spacing: 0.002, translation: [0, 0, 0.01], rotation: [1, 0, 0, 90]}
+//! pad: {shape: dome, radius: 0.03, base_radius: 0.012, resolution: 12}
+//! ```
+//! The pad frame's origin lies on the contact surface with outward normal +Z.
+
+use nalgebra::{Rotation3, Vector3};
+use tribo_yaml::{Error, Fields, Node};
+
+use super::pose::{isometry, read_rotation, read_translation};
+use super::units::AngleUnit;
+use crate::pad::{PadShape, PadSpec};
+
+/// Keys of a pad mapping.
+pub const PAD_KEYS: [&str; 7] = [
+    "shape",
+    "resolution",
+    "spacing",
+    "radius",
+    "base_radius",
+    "translation",
+    "rotation",
+];
+
+/// Reads a pad mapping; `extra` lists keys the caller reads itself (e.g. `body`, `link` in a
+/// project), anything else is an error naming the closest key.
+pub fn read_pad(node: &Node, unit: AngleUnit, extra: &[&str]) -> Result<PadSpec, Error> {
+    let f = Fields::new(node, "a pad")?;
+    f.skip(extra);
+    let shape_node = f.required(&["shape"])?;
+    let shape = match shape_node.as_name()? {
+        "flat" => {
+            let resolution = read_resolution_pair(f.required(&["resolution"])?)?;
+            let spacing = positive(&f, "spacing")?;
+            PadShape::Flat { resolution, spacing }
+        }
+        "dome" => {
+            let radius = positive(&f, "radius")?;
+            let base_radius = positive(&f, "base_radius")?;
+            if base_radius >= radius {
+                let at = f.required(&["base_radius"])?;
+                return Err(at.error(format!(
+                    "a dome's `base_radius` ({base_radius}) must be smaller than its `radius` ({radius})"
+                )));
+            }
+            let resolution = f.count_or("resolution", 0, 2)?;
+            if resolution == 0 {
+                return Err(node.error("a dome pad needs `resolution` (grid cells across its base, ≥ 2)"));
+            }
+            PadShape::Dome {
+                radius,
+                base_radius,
+                resolution,
+            }
+        }
+        other => {
+            let hint = tribo_yaml::did_you_mean(other, ["flat", "dome"]);
+            return Err(shape_node.error(format!("unknown pad shape `{other}`{hint}; expected flat or dome")));
+        }
+    };
+    let translation = f
+        .get_value(&["translation"])
+        .map(read_translation)
+        .transpose()?
+        .unwrap_or_else(Vector3::zeros);
+    let rotation = f
+        .get_value(&["rotation"])
+        .map(|n| read_rotation(n, unit))
+        .transpose()?
+        .unwrap_or_else(Rotation3::identity);
+    let known: Vec<&str> = PAD_KEYS.iter().chain(extra).copied().collect();
+    f.reject_unknown("a pad", &known)?;
+    Ok(PadSpec {
+        shape,
+        pose: isometry(translation, rotation),
+        location: node.location.clone(),
+    })
+}
+
+fn positive(f: &Fields, key: &str) -> Result<f64, Error> {
+    let node = f.required(&[key])?;
+    let value = node.as_finite()?;
+    if value > 0.0 {
+        Ok(value)
+    } else {
+        Err(node.error(format!("`{key}` must be a length > 0 (m), found {value}")))
+    }
+}
+
+/// `[nx, ny]`, each at least 2.
+fn read_resolution_pair(node: &Node) -> Result<[usize; 2], Error> {
+    let items = node.as_seq().map_err(|_| {
+        node.error(format!(
+            "expected `resolution: [nx, ny]` (spheres along X and Y), found {}",
+            node.kind_name()
+        ))
+    })?;
+    let [x, y] = items else {
+        return Err(node.error(format!(
+            "expected `resolution: [nx, ny]` with two counts, found {} values",
+            items.len()
+        )));
+    };
+    let count = |n: &Node| -> Result<usize, Error> {
+        let v = n.as_index()?;
+        if v >= 2 {
+            Ok(v)
+        } else {
+            Err(n.error(format!("a pad needs at least 2 spheres along each side, found {v}")))
+        }
+    };
+    Ok([count(x)?, count(y)?])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<PadSpec, Error> {
+        let doc = tribo_yaml::parse_str(text, "pad.yaml").expect("yaml");
+        read_pad(&doc, AngleUnit::Degree, &[])
+    }
+
+    #[test]
+    fn flat_and_dome_pads_read_with_their_pose() {
+        let flat = parse(
+            "{shape: flat, resolution: [15, 10], spacing: 0.002, translation: [0, 0, 0.01], rotation: [1, 0, 0, 90]}",
+        )
+        .expect("flat pad");
+        assert_eq!(
+            flat.shape,
+            PadShape::Flat {
+                resolution: [15, 10],
+                spacing: 0.002
+            }
+        );
+        let normal = flat.pose.rotation * Vector3::z();
+        assert!((normal - Vector3::new(0.0, -1.0, 0.0)).norm() < 1e-12, "{normal}");
+        assert!((flat.pose.translation.vector.z - 0.01).abs() < 1e-15);
+        let dome = parse("{shape: dome, radius: 0.03, base_radius: 0.012, resolution: 12}").expect("dome pad");
+        assert_eq!(
+            dome.shape,
+            PadShape::Dome {
+                radius: 0.03,
+                base_radius: 0.012,
+                resolution: 12
+            }
+        );
+    }
+
+    #[test]
+    fn bad_pads_are_located_errors() {
+        let e = parse("{shape: flot, resolution: [3, 3], spacing: 0.01}").unwrap_err();
+        assert!(e.to_string().contains("did you mean `flat`"), "{e}");
+        let e = parse("{shape: flat, resolution: [1, 3], spacing: 0.01}").unwrap_err();
+        assert!(e.to_string().contains("at least 2"), "{e}");
+        let e = parse("{shape: flat, resolution: [3, 3], spacing: -1}").unwrap_err();
+        assert!(e.to_string().contains("> 0"), "{e}");
+        let e = parse("{shape: dome, radius: 0.01, base_radius: 0.02, resolution: 5}").unwrap_err();
+        assert!(e.to_string().contains("smaller"), "{e}");
+        let e = parse("{shape: flat, resolution: [3, 3], spacing: 0.01, spacnig: 2}").unwrap_err();
+        assert!(e.to_string().contains("spacing"), "{e}");
+        assert!(e.to_string().starts_with("pad.yaml:1:"), "{e}");
+    }
+}

@@ -1,0 +1,34 @@
+//! CSLC pads: the compliant contact surface of a link (design `cslc.md` §2).
+//!
+//! A pad is declared on a link in a body file (`pad:` key of a link) or laid over a link by a
+//! project (`pads:`); engines that do not model pads ignore it. Geometry only: stiffnesses come
+//! from the pad material's `cslc` block in the material table.
+
+use nalgebra::Isometry3;
+use tribo_yaml::Location;
+
+/// The shape of a pad's lattice.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PadShape {
+    /// A rectangular grid of `resolution[0] × resolution[1]` spheres at spacing `spacing` [m]
+    /// (pad size = resolution × spacing), centred on the pad origin in its XY plane.
+    Flat { resolution: [usize; 2], spacing: f64 },
+    /// A spherical cap of curvature radius `radius` [m] and base radius `base_radius` [m]
+    /// (apex at the pad origin, bulging along +Z), sampled by `resolution` cells across the base.
+    Dome {
+        radius: f64,
+        base_radius: f64,
+        resolution: usize,
+    },
+}
+
+/// A pad on a link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PadSpec {
+    pub shape: PadShape,
+    /// Pad frame in the link frame: the contact surface passes through its origin with outward
+    /// normal +Z.
+    pub pose: Isometry3<f64>,
+    /// Where the pad was declared.
+    pub location: Location,
+}
