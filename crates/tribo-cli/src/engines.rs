@@ -10,6 +10,7 @@ pub fn registry() -> Registry {
     let mut registry = Registry::new();
     registry.register(Box::new(tribo_rapier::RapierFactory));
     registry.register(Box::new(tribo_pgs::PgsFactory));
+    registry.register(Box::new(tribo_cslc_engine::CslcFactory));
     registry
 }
 

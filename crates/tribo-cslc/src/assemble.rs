@@ -31,6 +31,15 @@ impl CslcPad {
         let mut normal_sum = Vector3::zeros();
         let mut total_normal = 0.0;
         let mut tangential = vec![Vector3::zeros(); n];
+        let mut sphere_targets = vec![None; n];
+        let mut sphere_normals = vec![Vector3::zeros(); n];
+        let mut penetrations = vec![0.0; n];
+        let deflections: Vec<f64> = self
+            .displacements()
+            .iter()
+            .zip(self.lattice().spheres())
+            .map(|(d, s)| -d.dot(&s.normal))
+            .collect();
         let mut bottomed_out = None;
         let states: Vec<_> = (0..n).map(|i| self.final_state(input, i)).collect();
         for (i, state) in states.into_iter().enumerate() {
@@ -66,6 +75,15 @@ impl CslcPad {
             }
             if let Some(v) = tangential.get_mut(i) {
                 *v = friction_world;
+            }
+            if let Some(v) = sphere_targets.get_mut(i) {
+                *v = Some(c.target);
+            }
+            if let Some(v) = sphere_normals.get_mut(i) {
+                *v = normal_world;
+            }
+            if let Some(v) = penetrations.get_mut(i) {
+                *v = c.penetration;
             }
             contact_area += area;
             weighted_center += world_center.coords * force_normal;
@@ -116,6 +134,10 @@ impl CslcPad {
             pressures,
             sphere_forces,
             sphere_centers,
+            sphere_targets,
+            sphere_normals,
+            penetrations,
+            deflections,
             iterations,
             residual,
             converged,

@@ -5,9 +5,10 @@
 //! `−K δ + b + f_n(δ) m + f_f = 0`, where
 //! `K = K_a (ρ I + (1 − ρ) n nᵀ) + L I` (anchor, `cslc.md` §3.1, plus the diagonal of the lateral
 //! coupling, `L = Σ_j K_ℓ`), `b = K_ℓ Σ_j δ_j` (§3.2), `f_n = k_c a φ^{3/2}` along the target
-//! normal `m` (§3.3) and `f_f` the pre-sliding friction (§3.4). The Hertz force is linearised at
-//! the current iterate: `f_n(δ) ≈ f_0 − H m·(δ − δ_k)`, `H = 1.5 k_c a φ^{1/2}` (`φ` decreases
-//! by `m·dδ`).
+//! normal `m` (§3.3) and `f_f` the pre-sliding friction (§3.4). The target surface is linearised
+//! at the current iterate, `φ(δ) = φ_k − m·(δ − δ_k)`, and the Hertz law is then solved exactly
+//! along the sphere's path (`hertz_equilibrium`); its tangent `H = 1.5 k_c a φ^{1/2}` only
+//! measures the residual.
 //!
 //! Friction, the "workable reading" of §3.4: a touching sphere sticks to the target surface, its
 //! tangential displacement pinned at `t* = P_m u` (`u` = last step's displacement carried by the
@@ -65,6 +66,32 @@ fn solve_spd(k: &Matrix3<f64>, rhs: &Vector3<f64>) -> Option<Vector3<f64>> {
     k.cholesky().map(|c| c.solve(rhs))
 }
 
+/// The normal force `f ≥ 0` with `f = C (U₀ − β f)₊^{3/2}`: the Hertz law at the penetration
+/// `u = U₀ − β f` left when the sphere, moving linearly with its own normal force
+/// (`δ(f) = δ₀ + f w`, `β = m·w > 0`), backs away from the target. In `u`,
+/// `h(u) = u + β C u^{3/2} − U₀ = 0` is increasing and convex on `[0, U₀]` with `h(0) < 0 ≤ h(U₀)`,
+/// so Newton's method started at `u = U₀` converges monotonically (no overshoot into separation,
+/// which a single linearised Hertz step suffers at first touch).
+fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64) -> f64 {
+    if reach <= 0.0 || coefficient <= 0.0 {
+        return 0.0;
+    }
+    let bc = beta.max(0.0) * coefficient;
+    let mut u = reach;
+    for _ in 0..60 {
+        let root = u.sqrt();
+        let h = u + bc * u * root - reach;
+        let slope = 1.0 + 1.5 * bc * root;
+        let next = (u - h / slope).max(0.0);
+        if (u - next).abs() <= 1e-14 * reach {
+            u = next;
+            break;
+        }
+        u = next;
+    }
+    coefficient * u * u.sqrt()
+}
+
 pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let k = p.stiffness;
     let b = p.neighbour_pull;
@@ -79,29 +106,37 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let m = c.normal;
     let (f0, tangent) = hertz(p.contact_coefficient, c.penetration);
     let jacobian = k + m * m.transpose() * tangent;
-    let along = m.dot(&p.delta);
-    // Stick: δ = t* + s m.
+    // Penetration as the sphere moves: φ(δ) = φ_k − m·(δ − δ_k) (exact for a plane).
+    let reach_at = |delta0: &Vector3<f64>| c.penetration - m.dot(&(delta0 - p.delta));
+    // Stick: δ = t* + s m with m·(b − K δ) + f = 0, i.e. δ(f) = δ₀ + f m/κ.
     let t_star = p.stick_anchor - m * m.dot(&p.stick_anchor);
-    let s = (m.dot(&(b - k * t_star)) + f0 + tangent * along) / (m.dot(&(k * m)) + tangent);
-    let stick = t_star + m * s;
-    let normal_at = |d: &Vector3<f64>| f0 - tangent * (m.dot(d) - along);
-    let mut new = stick;
-    let fn_stick = normal_at(&stick);
-    if fn_stick <= 0.0 {
-        new = free;
-    } else {
+    let kappa = m.dot(&(k * m));
+    let stick0 = t_star + m * (m.dot(&(b - k * t_star)) / kappa);
+    let stick_w = m / kappa;
+    let fn_stick = hertz_equilibrium(p.contact_coefficient, reach_at(&stick0), m.dot(&stick_w));
+    let mut new = free;
+    if fn_stick > 0.0 {
+        let stick = stick0 + stick_w * fn_stick;
+        new = stick;
         let trial = k * stick - b;
         let trial_t = trial - m * m.dot(&trial);
         let magnitude = trial_t.norm();
         if magnitude > p.friction * fn_stick {
-            // Slide: f_f = μ f_n d, solve (K + H g mᵀ) δ = b + (f_0 + H m·δ_k) g with g = m + μ d.
+            // Slide: K δ = b + f (m + μ d), d the trial friction direction (return mapping).
             let g = m + trial_t * (p.friction / magnitude);
-            let a = k + g * m.transpose() * tangent;
-            let rhs = b + g * (f0 + tangent * along);
-            new = a.lu().solve(&rhs).unwrap_or(stick);
-            if normal_at(&new) <= 0.0 {
-                new = free;
-            }
+            let (Some(slide0), Some(slide_w)) = (solve_spd(k, &b), solve_spd(k, &g)) else {
+                return LocalStep {
+                    delta: stick,
+                    residual: (jacobian * (stick - p.delta)).norm(),
+                    normal_force: f0,
+                };
+            };
+            let fn_slide = hertz_equilibrium(p.contact_coefficient, reach_at(&slide0), m.dot(&slide_w));
+            new = if fn_slide > 0.0 {
+                slide0 + slide_w * fn_slide
+            } else {
+                free
+            };
         }
     }
     LocalStep {

@@ -55,6 +55,14 @@ pub struct PatchResult {
     pub sphere_forces: Vec<Vector3<f64>>,
     /// Per-sphere centre `q_i` [m].
     pub sphere_centers: Vec<Point3<f64>>,
+    /// Per-sphere index of the touched target (`None` without contact).
+    pub sphere_targets: Vec<Option<usize>>,
+    /// Per-sphere outward normal of the touched target (world; zero without contact).
+    pub sphere_normals: Vec<Vector3<f64>>,
+    /// Per-sphere penetration `φ_i` [m] (0 without contact).
+    pub penetrations: Vec<f64>,
+    /// Per-sphere inward deflection of the skin `−δ_i·n_i` [m] (positive when pushed in).
+    pub deflections: Vec<f64>,
     /// Jacobi iterations performed.
     pub iterations: usize,
     /// Final relative force residual `Σ_i |r_i| / load`.

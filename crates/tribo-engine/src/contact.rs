@@ -49,6 +49,15 @@ impl ContactRecord {
 /// A distributed contact patch (CSLC): per-sphere data and the patch summary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PatchDetail {
+    /// Index of the pad in `Scene::pads`.
+    pub pad: usize,
+    /// Lattice spacing (grid cell) of the pad, m.
+    pub cell: f64,
+    /// Per-sphere rest position in the pad frame, `[x, y]`, m (lattice order): where each value
+    /// sits on a pressure map.
+    pub sphere_positions: Vec<[f64; 2]>,
+    /// Per-sphere inward deflection of the skin, m (lattice order).
+    pub sphere_deflections: Vec<f64>,
     /// Centre of pressure, world, m.
     pub center_of_pressure: Vector3<f64>,
     /// Friction moment about the patch normal at the centre of pressure, N·m.

@@ -37,6 +37,7 @@ use tribo_scene::{LinkRef, Scene};
 
 use crate::build::BodyModel;
 use crate::collision::{PairPoints, RawPoint};
+use crate::compliant::CompliantPoint;
 use crate::culling::{cull, Culling};
 use crate::options::PgsOptions;
 
@@ -63,8 +64,10 @@ pub(crate) struct ContactRow {
     pub side_b: Option<Side>,
     /// b of the LCP: free contact velocity minus the normal target, m/s.
     pub bias: Vector3<f64>,
-    /// Compliance on the normal row (1/kg), 0 for rigid contact.
-    pub cfm: f64,
+    /// Compliance on the normal and tangent rows (1/kg), 0 for rigid contact.
+    pub cfm: Vector3<f64>,
+    /// Index into the step's compliant points, for rows built from them.
+    pub compliant: Option<usize>,
     /// The point in link a's carrier frame (to match warm starts).
     pub local_a: Vector3<f64>,
 }
@@ -197,7 +200,8 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
                 side_a: side(view_a, a, &frame, &raw.point),
                 side_b: side(view_b, b, &frame, &raw.point),
                 bias: free - Vector3::new(target, 0.0, 0.0),
-                cfm,
+                cfm: Vector3::new(cfm, 0.0, 0.0),
+                compliant: None,
                 local_a: view_a
                     .carrier_pose(a.link)
                     .inverse_transform_point(&raw.point.into())
@@ -206,6 +210,50 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
         }
     }
     rows
+}
+
+/// Rows of the extension's compliant points (`compliant.rs`), after the collision rows.
+pub(crate) fn compliant_rows(
+    ctx: &BuildContext,
+    bodies: &[BodyView],
+    points: &[CompliantPoint],
+) -> Result<Vec<ContactRow>, String> {
+    let mut rows = Vec::with_capacity(points.len());
+    for (index, point) in points.iter().enumerate() {
+        let (a, b) = (point.a, point.b);
+        let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
+            return Err(format!("a compliant contact point names a missing body ({a:?}, {b:?})"));
+        };
+        let normal = point.normal.try_normalize(1e-12).ok_or_else(|| {
+            format!("a compliant contact point between {a:?} and {b:?} has no normal direction")
+        })?;
+        let (t1, t2) = tangents(&normal);
+        let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
+        let (_, free_a) = view_a.point_velocities(a.link, &point.point);
+        let (_, free_b) = view_b.point_velocities(b.link, &point.point);
+        let free = frame * (free_b - free_a);
+        let (target, cfm) = crate::compliant::targets(point, [&normal, &t1, &t2], ctx.dt)?;
+        rows.push(ContactRow {
+            a,
+            b,
+            point: point.point,
+            normal,
+            t1,
+            t2,
+            depth: 0.0,
+            friction: ContactFriction::new(point.friction, ctx.options.friction_cone),
+            side_a: side(view_a, a, &frame, &point.point),
+            side_b: side(view_b, b, &frame, &point.point),
+            bias: free - target,
+            cfm,
+            compliant: Some(index),
+            local_a: view_a
+                .carrier_pose(a.link)
+                .inverse_transform_point(&point.point.into())
+                .coords,
+        });
+    }
+    Ok(rows)
 }
 
 /// Normal target of a rigid contact (module docs).

@@ -47,6 +47,12 @@
 //! `complementarity` = tribo-lcp's complementarity error (max |λᵢ wᵢ| plus the friction
 //! dissipation gap); a solve stopped at the iteration cap adds a warning.
 //!
+//! # Hosting an extension
+//! [`PgsEngine`] is public so another engine can host on it (the `cslc` engine): it may exclude
+//! link pairs from rigid collision and add [`CompliantPoint`]s, each solved implicitly in the
+//! step's LCP as a spring from the force the extension computed (`compliant.rs`). Their forces are
+//! read back with [`PgsEngine::compliant_forces`]; they do not appear in the contact records.
+//!
 //! # Not simulated
 //! Joint position and velocity limits are not enforced; the CSLC block is ignored (reported as
 //! an ignored parameter). A kinematic root (a fixed root receiving `root_target`) moves to the
@@ -80,6 +86,7 @@
 mod build;
 mod collision;
 mod commands;
+mod compliant;
 mod contacts;
 mod culling;
 mod integrate;
@@ -89,6 +96,9 @@ mod solve;
 mod step;
 
 use std::sync::Arc;
+
+pub use compliant::CompliantPoint;
+pub use step::PgsEngine;
 
 use tribo_engine::{BuildError, Engine, EngineFactory, EngineOptions, MaterialParameter};
 use tribo_scene::Scene;
@@ -119,9 +129,6 @@ impl EngineFactory for PgsFactory {
     }
 
     fn build(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn Engine>, BuildError> {
-        let options = options::PgsOptions::from_engine_options(options).map_err(BuildError::Option)?;
-        let engine = step::PgsEngine::new(Arc::clone(scene), options)
-            .map_err(|reason| BuildError::Unsupported { engine: "pgs", reason })?;
-        Ok(Box::new(engine))
+        Ok(Box::new(PgsEngine::build(scene, options)?))
     }
 }

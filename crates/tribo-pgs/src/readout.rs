@@ -64,7 +64,7 @@ pub(crate) fn contact_records(
 ) -> Vec<ContactRecord> {
     rows.iter()
         .enumerate()
-        .filter(|(c, _)| lambda[3 * c] > 0.0)
+        .filter(|(c, row)| row.compliant.is_none() && lambda[3 * c] > 0.0)
         .map(|(c, row)| ContactRecord {
             a: row.a,
             b: row.b,

@@ -76,10 +76,8 @@ pub(crate) fn assemble(rows: &[ContactRow], steps: &[Option<VelocityStep>]) -> R
     let mut bias = DVector::zeros(3 * rows.len());
     for (c, row) in rows.iter().enumerate() {
         bias.fixed_rows_mut::<3>(3 * c).copy_from(&row.bias);
-        if row.cfm > 0.0 {
-            let mut soft = Matrix3::zeros();
-            soft[(0, 0)] = row.cfm;
-            delassus.add_block(c, c, &soft);
+        if row.cfm.iter().any(|&x| x > 0.0) {
+            delassus.add_block(c, c, &Matrix3::from_diagonal(&row.cfm));
         }
     }
     let frictions = rows.iter().map(|r| r.friction).collect();

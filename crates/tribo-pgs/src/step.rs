@@ -1,18 +1,20 @@
 //! The `pgs` engine: one step is kinematics → dynamics → collision → contact_build → solve →
 //! integrate → readout, each stage timed into the step report.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use nalgebra::{DVector, Isometry3, Vector3};
 use tribo_engine::{BodyCommands, Commands, ContactRecord, Engine, SceneState, StepError, StepReport};
 use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
 use tribo_multibody::{prepare_velocity_step, Kinematics, State, StepInputs, VelocityStep};
-use tribo_scene::Scene;
+use tribo_scene::{LinkRef, Scene};
 
 use crate::build::{build_body, BodyModel};
 use crate::collision::detect;
 use crate::commands::drive;
-use crate::contacts::{build_rows, BodyView, BuildContext, ContactRow};
+use crate::compliant::CompliantPoint;
+use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow};
 use crate::integrate::advance;
 use crate::options::PgsOptions;
 use crate::readout::{body_state, contact_records};
@@ -20,7 +22,10 @@ use crate::solve::{assemble, solve, WarmStart};
 
 type Twist = (Vector3<f64>, Vector3<f64>);
 
-pub(crate) struct PgsEngine {
+/// The `pgs` engine. Besides the [`Engine`] interface it hosts extensions (the `cslc` engine):
+/// link pairs whose rigid collisions the extension replaces ([`PgsEngine::exclude_pairs`]) and
+/// compliant contact points solved implicitly within the step ([`PgsEngine::set_compliant_points`]).
+pub struct PgsEngine {
     scene: Arc<Scene>,
     options: PgsOptions,
     models: Vec<BodyModel>,
@@ -34,6 +39,12 @@ pub(crate) struct PgsEngine {
     warm_start: WarmStart,
     /// Set once a step diverged: further steps are refused.
     diverged: Option<StepError>,
+    /// Link pairs (both orders) whose rigid collisions are not detected.
+    excluded: BTreeSet<(LinkRef, LinkRef)>,
+    /// Compliant points of the next step (cleared by the step).
+    compliant_points: Vec<CompliantPoint>,
+    /// Forces on `b` of the last step's compliant points, world, N.
+    compliant_forces: Vec<nalgebra::Vector3<f64>>,
 }
 
 /// What the stages up to integration produce.
@@ -55,7 +66,32 @@ enum Failure {
 }
 
 impl PgsEngine {
-    pub fn new(scene: Arc<Scene>, options: PgsOptions) -> Result<PgsEngine, String> {
+    /// A `pgs` engine for `scene` with options given as an engine-options block.
+    pub fn build(scene: &Arc<Scene>, options: &tribo_engine::EngineOptions) -> Result<PgsEngine, tribo_engine::BuildError> {
+        let options = PgsOptions::from_engine_options(options).map_err(tribo_engine::BuildError::Option)?;
+        PgsEngine::new(Arc::clone(scene), options)
+            .map_err(|reason| tribo_engine::BuildError::Unsupported { engine: "pgs", reason })
+    }
+
+    /// Rigid collisions between these link pairs are no longer detected.
+    pub fn exclude_pairs(&mut self, pairs: impl IntoIterator<Item = (LinkRef, LinkRef)>) {
+        for (a, b) in pairs {
+            self.excluded.insert((a, b));
+            self.excluded.insert((b, a));
+        }
+    }
+
+    /// Compliant contact points for the next step only (`compliant.rs`).
+    pub fn set_compliant_points(&mut self, points: Vec<CompliantPoint>) {
+        self.compliant_points = points;
+    }
+
+    /// Force on `b` of each compliant point of the last step (world, N), in the order given.
+    pub fn compliant_forces(&self) -> &[nalgebra::Vector3<f64>] {
+        &self.compliant_forces
+    }
+
+    pub(crate) fn new(scene: Arc<Scene>, options: PgsOptions) -> Result<PgsEngine, String> {
         let mut models = Vec::with_capacity(scene.bodies.len());
         let mut states = Vec::with_capacity(scene.bodies.len());
         for body in &scene.bodies {
@@ -92,6 +128,9 @@ impl PgsEngine {
             pgs,
             warm_start: WarmStart::default(),
             diverged: None,
+            excluded: BTreeSet::new(),
+            compliant_points: Vec::new(),
+            compliant_forces: Vec::new(),
         })
     }
 
@@ -161,10 +200,16 @@ impl PgsEngine {
             Ok(steps)
         })?;
         let margin = self.options.contact_margin;
+        let excluded = &self.excluded;
         let pairs = report.time("collision", || {
             let poses: Vec<Vec<Isometry3<f64>>> = kinematics.iter().map(|k| k.poses().to_vec()).collect();
-            detect(models, &poses, margin)
+            let mut pairs = detect(models, &poses, margin);
+            if !excluded.is_empty() {
+                pairs.retain(|pair, _| !excluded.contains(pair));
+            }
+            pairs
         });
+        let compliant = &self.compliant_points;
         let rows = report.time("contact_build", || {
             let views: Vec<BodyView> = models
                 .iter()
@@ -183,8 +228,11 @@ impl PgsEngine {
                 options: &self.options,
                 dt,
             };
-            build_rows(&ctx, &views, &pairs)
-        });
+            let mut rows = build_rows(&ctx, &views, &pairs);
+            rows.extend(compliant_rows(&ctx, &views, compliant)?);
+            Ok(rows)
+        })
+        .map_err(Failure::Other)?;
         let (pgs, warm_start, options) = (&mut self.pgs, &self.warm_start, &self.options);
         let (assembled, lambda, solve_report) = report.time("solve", || {
             let assembled = assemble(&rows, &velocity_steps).map_err(Failure::Other)?;
@@ -334,6 +382,15 @@ impl Engine for PgsEngine {
             }
         };
         let contacts = contact_records(&self.scene, &solved.rows, &solved.lambda, dt);
+        let mut compliant_forces = vec![nalgebra::Vector3::zeros(); self.compliant_points.len()];
+        for (c, row) in solved.rows.iter().enumerate() {
+            if let Some(slot) = row.compliant.and_then(|i| compliant_forces.get_mut(i)) {
+                let l = solved.lambda.fixed_rows::<3>(3 * c);
+                *slot = (row.normal * l[0] + row.t1 * l[1] + row.t2 * l[2]) / dt;
+            }
+        }
+        self.compliant_forces = compliant_forces;
+        self.compliant_points.clear();
         self.warm_start.store(&solved.rows, &solved.lambda);
         self.models = models;
         self.states = solved.states;

@@ -75,6 +75,10 @@ fn synthetic_patch_contact(project: &Project, pressures: Vec<f64>) -> ContactRec
         normal_force: 4.9,
         friction_force: Vector3::zeros(),
         patch: Some(PatchDetail {
+            pad: 0,
+            cell: 0.01,
+            sphere_positions: vec![[-0.005, -0.005], [0.005, -0.005], [-0.005, 0.005], [0.005, 0.005]],
+            sphere_deflections: vec![0.0; pressures.len()],
             center_of_pressure: Vector3::zeros(),
             friction_moment: 0.0,
             area: 1e-4,

@@ -1,0 +1,195 @@
+//! The `cslc` engine: the `pgs` engine hosts the scene, each pad's lattice replaces the pad
+//! link's rigid contacts (module docs in `lib.rs`).
+
+use std::sync::Arc;
+
+use nalgebra::{Point3, Vector3};
+use tribo_cslc::{StepInput, Target, Twist};
+use tribo_engine::{
+    BuildError, Commands, ContactRecord, Engine, EngineOptions, LinkState, LinkWrench, SceneState, StepError,
+    StepReport,
+};
+use tribo_pgs::{CompliantPoint, PgsEngine};
+use tribo_scene::{LinkRef, Scene};
+
+use crate::coupling::{couple, PadCoupling};
+use crate::pads::{build_pads, Pad};
+use crate::records::patch_record;
+use crate::targets::within_reach;
+
+/// Shapes farther than this from a pad's bounding ball are not targets this step, m.
+const REACH_MARGIN: f64 = 0.01;
+
+pub(crate) struct CslcEngine {
+    scene: Arc<Scene>,
+    host: PgsEngine,
+    pads: Vec<Pad>,
+    contacts: Vec<ContactRecord>,
+}
+
+/// A pad's step: the lattice result, its coupling to the host and the touched links.
+struct PadStep {
+    patch: tribo_cslc::PatchResult,
+    target_links: Vec<LinkRef>,
+    points: std::ops::Range<usize>,
+}
+
+impl CslcEngine {
+    pub fn build(scene: &Arc<Scene>, options: &EngineOptions) -> Result<CslcEngine, BuildError> {
+        let mut host = PgsEngine::build(scene, options).map_err(|e| match e {
+            BuildError::Unsupported { reason, .. } => BuildError::Unsupported { engine: "cslc", reason },
+            other => other,
+        })?;
+        let pads = build_pads(scene).map_err(|reason| BuildError::Unsupported { engine: "cslc", reason })?;
+        host.exclude_pairs(
+            pads.iter()
+                .flat_map(|p| p.candidates.iter().map(move |(other, _)| (p.link, *other))),
+        );
+        Ok(CslcEngine {
+            scene: Arc::clone(scene),
+            host,
+            pads,
+            contacts: Vec::new(),
+        })
+    }
+
+    fn link_state(&self, link: LinkRef) -> Option<LinkState> {
+        self.host
+            .state()
+            .bodies
+            .get(link.body)
+            .and_then(|b| b.links.get(link.link))
+            .copied()
+    }
+}
+
+impl Engine for CslcEngine {
+    fn name(&self) -> &'static str {
+        "cslc"
+    }
+
+    fn step(&mut self, dt: f64, commands: &Commands) -> Result<StepReport, StepError> {
+        let started = std::time::Instant::now();
+        let mut points: Vec<CompliantPoint> = Vec::new();
+        let mut steps: Vec<Option<PadStep>> = Vec::with_capacity(self.pads.len());
+        let mut extra = commands.clone();
+        let mut warnings = Vec::new();
+        let friction_of = |scene: &Scene, a: LinkRef, b: LinkRef| scene.contact_params(a, b).static_friction;
+        for p in 0..self.pads.len() {
+            let (link, pose_in_link) = (self.pads[p].link, self.pads[p].pose_in_link);
+            let Some(link_state) = self.link_state(link) else {
+                steps.push(None);
+                continue;
+            };
+            let pad_pose = link_state.pose * pose_in_link;
+            let origin = Point3::from(pad_pose.translation.vector);
+            let link_origin = Point3::from(link_state.pose.translation.vector);
+            let pad_twist = Twist {
+                linear: link_state.linear_velocity + link_state.angular_velocity.cross(&(origin - link_origin)),
+                angular: link_state.angular_velocity,
+            };
+            let pad = &self.pads[p];
+            let candidates: Vec<(LinkRef, &tribo_model::Shape)> = pad.candidates.iter().map(|(l, s)| (*l, s)).collect();
+            let states = |l: LinkRef| self.link_state(l);
+            let center = pad_pose * pad.bounds.0;
+            let reach = within_reach(&candidates, &states, &center, pad.bounds.1, REACH_MARGIN);
+            if reach.is_empty() {
+                self.pads[p].solver.reset();
+                steps.push(None);
+                continue;
+            }
+            // One friction coefficient per pad step: the pad touches one material at a time in
+            // the samples; with several, the first touched link's pair decides (stated in docs).
+            let friction = friction_of(&self.scene, link, reach[0].link);
+            let targets: Vec<&dyn Target> = reach.iter().map(|t| t.target.as_ref()).collect();
+            let target_links: Vec<LinkRef> = reach.iter().map(|t| t.link).collect();
+            let input = StepInput {
+                pad_pose,
+                pad_twist,
+                targets: &targets,
+                friction,
+                dt,
+            };
+            let pad = &mut self.pads[p];
+            let patch = pad
+                .solver
+                .step(&input)
+                .map_err(|e| StepError::Other(format!("pad {}: {e}", pad.index)))?;
+            if let Some(w) = &patch.warning {
+                warnings.push(format!("pad {} on link {:?}: {w}", pad.index, pad.link));
+            }
+            let params = pad.solver.params();
+            let coupling = couple(
+                &PadCoupling {
+                    pad_link: link,
+                    lattice: pad.solver.lattice(),
+                    anchor_stiffness: params.anchor_stiffness,
+                    tangential_ratio: params.tangential_ratio,
+                    damping: pad.damping,
+                    friction,
+                    origin,
+                },
+                &patch,
+                &target_links,
+            );
+            let first = points.len();
+            points.extend(coupling.points);
+            for (other, torque) in coupling.residual_torques {
+                add_torque(&mut extra, link, torque);
+                add_torque(&mut extra, other, -torque);
+            }
+            steps.push(Some(PadStep {
+                patch,
+                target_links,
+                points: first..points.len(),
+            }));
+        }
+        let lattice_time = started.elapsed();
+        self.host.set_compliant_points(points.clone());
+        let mut report = self.host.step(dt, &extra)?;
+        report.stages.insert(0, ("cslc_lattice", lattice_time));
+        report.warnings.extend(warnings);
+        let applied = self.host.compliant_forces();
+        let mut contacts = self.host.contacts().to_vec();
+        for (pad, step) in self.pads.iter().zip(&steps) {
+            let Some(step) = step else { continue };
+            let pad_points = points.get(step.points.clone()).unwrap_or(&[]);
+            let pad_forces = applied.get(step.points.clone()).unwrap_or(&[]);
+            contacts.extend(patch_record(
+                &self.scene,
+                pad,
+                &step.patch,
+                &step.target_links,
+                pad_points,
+                pad_forces,
+            ));
+        }
+        self.contacts = contacts;
+        Ok(report)
+    }
+
+    fn time(&self) -> f64 {
+        self.host.time()
+    }
+
+    fn state(&self) -> &SceneState {
+        self.host.state()
+    }
+
+    fn contacts(&self) -> &[ContactRecord] {
+        &self.contacts
+    }
+}
+
+fn add_torque(commands: &mut Commands, link: LinkRef, torque: Vector3<f64>) {
+    if torque == Vector3::zeros() {
+        return;
+    }
+    if let Some(body) = commands.bodies.get_mut(link.body) {
+        body.link_wrenches.push(LinkWrench {
+            link: link.link,
+            force: Vector3::zeros(),
+            torque,
+        });
+    }
+}

@@ -1,0 +1,75 @@
+//! tribo's `cslc` engine: Compliant Sphere Lattice Contact pads (`tribo-cslc`) hosted on the
+//! `pgs` engine (design `cslc.md`). The only public item is [`CslcFactory`], registered as `cslc`.
+//!
+//! # The step
+//! 1. For every pad (`Scene::pads`: declared on a link in a body file, or laid over a link by a
+//!    project), the pad frame and twist come from its link's state at the start of the step;
+//!    the primitive shapes of other links within reach become signed-distance targets
+//!    (`targets.rs`).
+//! 2. The lattice is solved to quasi-static equilibrium (`tribo-cslc` `CslcPad::step`: Jacobi
+//!    sweeps with Chebyshev acceleration, warm-started, rayon-parallel and thread-count
+//!    independent); its parameters come from the pad material's `cslc` block (`params.rs`), the
+//!    friction coefficient from the contact material of pad and target (static friction).
+//! 3. The patch goes to the host as compliant points solved implicitly in the host's LCP plus
+//!    an exact residual torque (`coupling.rs`), so the pad link receives the lattice wrench and
+//!    the touched link exactly its opposite, and stiff skins stay stable at the host's time step.
+//! 4. The `pgs` step runs everything else (joints, gravity, rigid contacts of all other links).
+//!
+//! The pad link's rigid contacts with every non-adjacent link are replaced by the lattice:
+//! its own collision shapes no longer touch anything; only the pad's spheres do.
+//!
+//! # Reported
+//! One contact record per pad and touched link, at the centre of pressure, with the force the
+//! host applied, and a [`tribo_engine::PatchDetail`]: friction moment about the patch normal,
+//! contact area, per-sphere normal force, pressure and skin deflection, and the spheres' rest
+//! positions for pressure maps. Step-report warnings name the pad whenever a lattice did not reach
+//! its tolerance within its iteration cap or saw a fast impact; the stage `cslc_lattice` times the
+//! lattice solves.
+//!
+//! # Options
+//! Those of `pgs` (`engine_options: {cslc: {...}}` takes the `pgs` keys).
+
+mod coupling;
+mod engine;
+mod pads;
+mod params;
+mod records;
+mod targets;
+
+use std::sync::Arc;
+
+use tribo_engine::{BuildError, Engine, EngineFactory, EngineOptions, MaterialParameter};
+use tribo_scene::Scene;
+
+pub use params::{pad_material, Lateral, PadMaterial};
+
+/// Builds `cslc` engines.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CslcFactory;
+
+const HONOURED: [MaterialParameter; 6] = [
+    MaterialParameter::StaticFriction,
+    MaterialParameter::DynamicFriction,
+    MaterialParameter::Restitution,
+    MaterialParameter::Compliance,
+    MaterialParameter::ContactCulling,
+    MaterialParameter::Cslc,
+];
+
+impl EngineFactory for CslcFactory {
+    fn name(&self) -> &'static str {
+        "cslc"
+    }
+
+    fn description(&self) -> &'static str {
+        "compliant sphere lattice pads (patches, pressure, friction moments) hosted on the pgs engine"
+    }
+
+    fn honoured_parameters(&self) -> &'static [MaterialParameter] {
+        &HONOURED
+    }
+
+    fn build(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn Engine>, BuildError> {
+        Ok(Box::new(engine::CslcEngine::build(scene, options)?))
+    }
+}

@@ -1,0 +1,93 @@
+//! The scene's pads as lattices with their material parameters and persistent state.
+
+use nalgebra::{Isometry3, Point3};
+use tribo_cslc::{CslcPad, PadGeometry};
+use tribo_model::{PadShape, Shape};
+use tribo_scene::{LinkRef, Scene};
+
+use crate::params::pad_material;
+
+/// One pad of the scene.
+pub struct Pad {
+    /// Index in `Scene::pads`.
+    pub index: usize,
+    pub link: LinkRef,
+    /// Pad frame in the link frame.
+    pub pose_in_link: Isometry3<f64>,
+    pub solver: CslcPad,
+    /// Viscous damping per area, N·s/m³.
+    pub damping: f64,
+    /// Centre and radius of a ball (pad frame) containing every sphere.
+    pub bounds: (Point3<f64>, f64),
+    /// The links this pad may touch, with their shapes (every link but the pad's own and the
+    /// links jointed to it).
+    pub candidates: Vec<(LinkRef, Shape)>,
+}
+
+fn geometry(shape: &PadShape) -> PadGeometry {
+    match *shape {
+        PadShape::Flat { resolution, spacing } => PadGeometry::flat(resolution[0], resolution[1], spacing),
+        PadShape::Dome {
+            radius,
+            base_radius,
+            resolution,
+        } => PadGeometry::dome_with_base_radius(radius, base_radius, resolution),
+    }
+}
+
+fn adjacent(scene: &Scene, a: LinkRef, b: LinkRef) -> bool {
+    if a.body != b.body {
+        return false;
+    }
+    let links = &scene.bodies[a.body].model.links;
+    links.get(a.link).and_then(|l| l.parent) == Some(b.link) || links.get(b.link).and_then(|l| l.parent) == Some(a.link)
+}
+
+/// Builds every pad of the scene; errors name the pad's link and declaration.
+pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, String> {
+    let mut pads = Vec::with_capacity(scene.pads.len());
+    for (index, pad) in scene.pads.iter().enumerate() {
+        let link = pad.link;
+        let body = scene
+            .bodies
+            .get(link.body)
+            .ok_or_else(|| format!("pad {index} names a missing body"))?;
+        let link_name = body.model.links.get(link.link).map_or("?", |l| l.name.as_str());
+        let what = format!("pad on `{}.{link_name}` ({})", body.name, pad.spec.location);
+        let material = scene.contacts.material(scene.material_of(link));
+        let pad_material = pad_material(material).map_err(|e| format!("{what}: {e}"))?;
+        let lattice = geometry(&pad.spec.shape).build().map_err(|e| format!("{what}: {e}"))?;
+        let params = pad_material.params_at(lattice.spacing());
+        let count = lattice.len() as f64;
+        let centroid = lattice
+            .spheres()
+            .iter()
+            .fold(Point3::origin(), |c, s| c + s.rest_position.coords / count);
+        let radius = lattice
+            .spheres()
+            .iter()
+            .map(|s| (s.rest_position - centroid).norm() + s.radius)
+            .fold(0.0, f64::max);
+        let solver = CslcPad::new(lattice, params).map_err(|e| format!("{what}: {e}"))?;
+        let candidates = scene
+            .links()
+            .filter(|&other| other != link && !adjacent(scene, link, other))
+            .flat_map(|other| {
+                scene.bodies[other.body].model.links[other.link]
+                    .shapes
+                    .iter()
+                    .map(move |s| (other, s.clone()))
+            })
+            .collect();
+        pads.push(Pad {
+            index,
+            link,
+            pose_in_link: pad.spec.pose,
+            solver,
+            damping: pad_material.damping,
+            bounds: (centroid, radius),
+            candidates,
+        });
+    }
+    Ok(pads)
+}

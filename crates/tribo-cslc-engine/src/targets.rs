@@ -1,0 +1,75 @@
+//! What a pad can touch: the primitive shapes of the other links, posed from the host's state at
+//! the start of the step, as `tribo-cslc` signed-distance targets.
+
+use nalgebra::{Isometry3, Point3, Vector3};
+use tribo_cslc::{Capsule, Cone, Cuboid, Cylinder, Posed, Sphere, Target, Twist};
+use tribo_engine::LinkState;
+use tribo_model::{Geometry, Shape};
+use tribo_scene::LinkRef;
+
+/// A shape of a link, posed, with the link it belongs to.
+pub struct LinkTarget {
+    pub link: LinkRef,
+    pub target: Box<dyn Target>,
+}
+
+/// Radius of a ball about the shape origin that contains the shape, m.
+pub fn bounding_radius(geometry: &Geometry) -> f64 {
+    match *geometry {
+        Geometry::Box { size } => 0.5 * size.norm(),
+        Geometry::Sphere { radius } => radius,
+        Geometry::Cylinder { radius, height } | Geometry::Cone { radius, height } => radius.hypot(0.5 * height),
+        Geometry::Capsule { radius, height } => radius + 0.5 * height,
+    }
+}
+
+/// The shape as a target at the link's state (its twist taken at the shape origin).
+pub fn posed(shape: &Shape, link: &LinkState) -> Box<dyn Target> {
+    let pose: Isometry3<f64> = link.pose * shape.pose;
+    let origin = Point3::from(pose.translation.vector);
+    let link_origin = Point3::from(link.pose.translation.vector);
+    let twist = Twist {
+        linear: link.linear_velocity + link.angular_velocity.cross(&(origin - link_origin)),
+        angular: link.angular_velocity,
+    };
+    match shape.geometry {
+        Geometry::Box { size } => Box::new(
+            Posed::new(
+                Cuboid {
+                    half_extents: size * 0.5,
+                },
+                pose,
+            )
+            .moving(twist),
+        ),
+        Geometry::Sphere { radius } => Box::new(Posed::new(Sphere { radius }, pose).moving(twist)),
+        Geometry::Cylinder { radius, height } => Box::new(Posed::new(Cylinder { radius, height }, pose).moving(twist)),
+        Geometry::Capsule { radius, height } => {
+            Box::new(Posed::new(Capsule { radius, length: height }, pose).moving(twist))
+        }
+        Geometry::Cone { radius, height } => Box::new(Posed::new(Cone { radius, height }, pose).moving(twist)),
+    }
+}
+
+/// The shapes within reach of a pad whose lattice fits in the ball (`center`, `radius`).
+pub fn within_reach(
+    candidates: &[(LinkRef, &Shape)],
+    states: &dyn Fn(LinkRef) -> Option<LinkState>,
+    center: &Point3<f64>,
+    radius: f64,
+    margin: f64,
+) -> Vec<LinkTarget> {
+    let mut out = Vec::new();
+    for &(link, shape) in candidates {
+        let Some(state) = states(link) else { continue };
+        let origin = (state.pose * shape.pose).translation.vector;
+        let gap = (Vector3::from(center.coords) - origin).norm() - radius - bounding_radius(&shape.geometry);
+        if gap <= margin {
+            out.push(LinkTarget {
+                link,
+                target: posed(shape, &state),
+            });
+        }
+    }
+    out
+}
