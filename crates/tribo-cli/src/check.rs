@@ -26,7 +26,7 @@ pub fn execute(args: &CheckArgs) -> CliResult {
         Kind::Body => body_summary(&tribo_model::load_body(&args.path)?),
         Kind::Motion => motion_summary(&tribo_model::load_motion(&args.path)?),
         Kind::MaterialTable => table_summary(&args.path, args.strict)?,
-        Kind::Project => project_summary(&args.path, args.strict)?,
+        Kind::Project => project_summary(&args.path, args.strict, crate::run::share_dir(args.share.as_deref())?)?,
     };
     if args.strict {
         if let Some(first) = warnings.iter().find(|w| w.message.starts_with("unknown material")) {
@@ -56,6 +56,7 @@ fn detect(path: &Path, root: &Node) -> Result<Kind, Diagnostic> {
     match ext {
         "body" => return Ok(Kind::Body),
         "seq" => return Ok(Kind::Motion),
+        "cnoid" => return Ok(Kind::Project),
         _ => {}
     }
     let Value::Map(map) = &root.value else {
@@ -136,10 +137,14 @@ fn table_summary(path: &Path, strict: bool) -> Result<(serde_json::Value, Vec<Di
     Ok((summary, loaded.warnings))
 }
 
-fn project_summary(path: &Path, strict: bool) -> Result<(serde_json::Value, Vec<Diagnostic>), Diagnostic> {
+fn project_summary(
+    path: &Path,
+    strict: bool,
+    share_dir: std::path::PathBuf,
+) -> Result<(serde_json::Value, Vec<Diagnostic>), Diagnostic> {
     let options = LoadOptions {
         strict,
-        share_dir: tribo_scene::default_share_dir(),
+        share_dir,
         ..Default::default()
     };
     let project = Project::load(path, &options)?;

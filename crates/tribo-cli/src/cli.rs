@@ -40,7 +40,8 @@ pub enum Command {
     /// Run a project on one engine and print its metrics
     #[command(after_help = "Examples:\n  \
         tribo run samples/ball/ball.yaml\n  \
-        tribo run samples/incline/incline.yaml --set angle_deg=30 --out out/incline --json")]
+        tribo run samples/incline/incline.yaml --set angle_deg=30 --out out/incline --json\n  \
+        tribo run SR1WalkSlippy.cnoid --share CHOREONOID_SHARE --engine pgs")]
     Run(RunArgs),
     /// Run a project on several engines in parallel and compare their metrics
     #[command(after_help = "Examples:\n  \
@@ -79,8 +80,12 @@ pub struct MaterialsArgs {
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// A tribo project (.yaml), a body (.body), a motion (.seq) or a material table (.yaml)
+    /// A tribo project (.yaml), a Choreonoid project (.cnoid), a body (.body), a motion (.seq) or a
+    /// material table (.yaml)
     pub path: PathBuf,
+    /// The share directory `${SHARE}` stands for in a project (default: tribo's `share/`)
+    #[arg(long, value_name = "DIR")]
+    pub share: Option<PathBuf>,
     /// Treat warnings about unknown materials as errors
     #[arg(long)]
     pub strict: bool,
@@ -123,6 +128,10 @@ pub struct ProjectArgs {
     /// Treat warnings about unknown materials as errors
     #[arg(long)]
     pub strict: bool,
+    /// The share directory `${SHARE}` stands for (default: tribo's `share/`); for a Choreonoid
+    /// `.cnoid` project, Choreonoid's share directory (or a copy of its model/, motion/, materials/)
+    #[arg(long, value_name = "DIR")]
+    pub share: Option<PathBuf>,
 }
 
 #[derive(Args)]

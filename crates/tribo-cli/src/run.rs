@@ -60,13 +60,22 @@ pub fn load_project(args: &ProjectArgs) -> Result<Project, Failure> {
         overrides,
         extra_materials: args.materials.clone(),
         strict: args.strict,
-        share_dir: tribo_scene::default_share_dir(),
+        share_dir: share_dir(args.share.as_deref())?,
     };
     let project = Project::load(&args.project, &options)?;
     for w in &project.warnings {
         eprintln!("{w}");
     }
     Ok(project)
+}
+
+/// `--share DIR` (which must be a directory), else tribo's own `share/`.
+pub fn share_dir(share: Option<&Path>) -> Result<std::path::PathBuf, Failure> {
+    match share {
+        Some(dir) if dir.is_dir() => Ok(dir.to_path_buf()),
+        Some(dir) => Err(Failure::input(format!("--share {}: not a directory", dir.display()))),
+        None => Ok(tribo_scene::default_share_dir()),
+    }
 }
 
 /// Run one engine with a progress bar.

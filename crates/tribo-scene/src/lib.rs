@@ -7,6 +7,7 @@
 //! the parameters ([`expr`]); text may use `${SHARE}`, `${PROJECT_DIR}` and `${parameter}`.
 
 mod bodies;
+mod cnoid;
 mod controllers;
 pub mod expr;
 mod metrics;

@@ -94,7 +94,11 @@ const TOP_KEYS: [&str; 11] = [
 const EXTRA_TOP_KEYS: [&str; 1] = ["metrics"];
 
 impl Project {
+    /// Load a tribo project file, or a Choreonoid `.cnoid` project (by its extension).
     pub fn load(path: &Path, options: &LoadOptions) -> Result<Project, Diagnostic> {
+        if crate::cnoid::is_cnoid(path) {
+            return crate::cnoid::load(path, options);
+        }
         let root = tribo_yaml::parse_file(path)?;
         Self::from_node(&root, path, options)
     }

@@ -1,0 +1,88 @@
+//! `tribo run` and `tribo check` on a Choreonoid `.cnoid` project (Choreonoid's SR1WalkSlippy
+//! sample in `../shared/choreonoid`; skipped when that directory is absent).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const SHARE: &str = "../shared/choreonoid";
+const PROJECT: &str = "../shared/choreonoid/SR1WalkSlippy.cnoid";
+
+/// Run `tribo` from the workspace root.
+fn tribo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tribo"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("run tribo")
+}
+
+fn present() -> bool {
+    let found = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join(PROJECT)
+        .is_file();
+    if !found {
+        eprintln!("skipped: {PROJECT} is absent");
+    }
+    found
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("json")
+}
+
+#[test]
+fn run_sr1_walk_slippy_on_pgs() {
+    if !present() {
+        return;
+    }
+    let o = tribo(&[
+        "run", PROJECT, "--share", SHARE, "--time", "0.1", "--engine", "pgs", "--json", "--quiet",
+    ]);
+    let v = json(&o);
+    assert_eq!(v["engine"], "pgs");
+    assert_eq!(v["steps"], 50);
+    assert!(v.get("failure").is_none(), "{v}");
+    for metric in ["forward_progress", "lateral_drift", "fell", "max_tilt", "foot_slip"] {
+        assert!(v["metrics"].get(metric).is_some(), "no {metric} in {v}");
+    }
+    assert_eq!(v["metrics"]["fell"]["value"], false);
+    // What the .cnoid holds and tribo does not simulate is listed on stderr.
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("SR1WalkSlippy.cnoid:105:21: warning: ignored: PhysXSimulatorItem `PhysXSimulator`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn check_sr1_walk_slippy() {
+    if !present() {
+        return;
+    }
+    let v = json(&tribo(&["check", PROJECT, "--share", SHARE, "--json"]));
+    assert_eq!(v["kind"], "project");
+    assert_eq!(v["name"], "SR1WalkSlippy");
+    assert_eq!(v["bodies"][0]["name"], "SR1");
+    assert_eq!(v["bodies"][1]["fixed"], true);
+    assert_eq!(v["time_step_s"], 0.002);
+    assert_eq!(v["controllers"], 1);
+    assert_eq!(v["parameters"][0]["name"], "simulator");
+}
+
+#[test]
+fn a_share_that_is_not_a_directory_is_an_input_error() {
+    let o = tribo(&[
+        "run",
+        "samples/ball/ball.yaml",
+        "--share",
+        "no/such/dir",
+        "--time",
+        "0.01",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).trim(),
+        "--share no/such/dir: not a directory"
+    );
+}
