@@ -44,6 +44,8 @@ pub(crate) fn hertz(contact_coefficient: f64, penetration: f64) -> (f64, f64) {
 /// Inputs of one local step.
 pub(crate) struct LocalProblem<'a> {
     pub stiffness: &'a Matrix3<f64>,
+    /// `K⁻¹` (constant per sphere, computed once).
+    pub compliance: &'a Matrix3<f64>,
     pub neighbour_pull: Vector3<f64>,
     pub delta: Vector3<f64>,
     pub stick_anchor: Vector3<f64>,
@@ -62,8 +64,9 @@ pub(crate) struct LocalStep {
     pub normal_force: f64,
 }
 
-fn solve_spd(k: &Matrix3<f64>, rhs: &Vector3<f64>) -> Option<Vector3<f64>> {
-    k.cholesky().map(|c| c.solve(rhs))
+/// `K⁻¹` of an SPD local stiffness (identity if it is not SPD, which `local_stiffness` rules out).
+pub(crate) fn local_compliance(k: &Matrix3<f64>) -> Matrix3<f64> {
+    k.cholesky().map_or_else(Matrix3::identity, |c| c.inverse())
 }
 
 /// The normal force `f ≥ 0` with `f = C (U₀ − β f)₊^{3/2}`: the Hertz law at the penetration
@@ -95,7 +98,7 @@ fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64) -> f64 {
 pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let k = p.stiffness;
     let b = p.neighbour_pull;
-    let free = solve_spd(k, &b).unwrap_or(p.delta);
+    let free = p.compliance * b;
     let Some(c) = p.contact else {
         return LocalStep {
             delta: free,
@@ -124,13 +127,7 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
         if magnitude > p.friction * fn_stick {
             // Slide: K δ = b + f (m + μ d), d the trial friction direction (return mapping).
             let g = m + trial_t * (p.friction / magnitude);
-            let (Some(slide0), Some(slide_w)) = (solve_spd(k, &b), solve_spd(k, &g)) else {
-                return LocalStep {
-                    delta: stick,
-                    residual: (jacobian * (stick - p.delta)).norm(),
-                    normal_force: f0,
-                };
-            };
+            let (slide0, slide_w) = (free, p.compliance * g);
             let fn_slide = hertz_equilibrium(p.contact_coefficient, reach_at(&slide0), m.dot(&slide_w));
             new = if fn_slide > 0.0 {
                 slide0 + slide_w * fn_slide

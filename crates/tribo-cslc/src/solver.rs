@@ -9,10 +9,30 @@ use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 
 use crate::geometry::{CslcError, Lattice};
-use crate::local::{local_step, local_stiffness, Contact, LocalProblem};
+use crate::local::{local_compliance, local_step, local_stiffness, Contact, LocalProblem};
 use crate::params::{Acceleration, CslcParams};
 use crate::result::PatchResult;
 use crate::target::{Target, Twist};
+
+/// Lattices with fewer spheres are swept on the calling thread: a parallel sweep's fork/join
+/// costs more than the work (tens of µs per sweep against ~0.1 µs per sphere). The map is
+/// element-wise either way, so results do not depend on this choice or on the thread count.
+const PARALLEL_MIN_SPHERES: usize = 2048;
+
+/// `f(i)` for every sphere `i < n`, in sphere order; in parallel for large lattices.
+fn map_spheres<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    if n >= PARALLEL_MIN_SPHERES {
+        (0..n).into_par_iter().map(f).collect()
+    } else {
+        (0..n).map(f).collect()
+    }
+}
+
+/// Every target is a candidate.
+const ALL_TARGETS: u64 = u64::MAX;
+
+/// Sphere radii beyond its own radius within which a target stays a candidate for a step.
+const REACH_RADII: f64 = 2.0;
 
 /// Chebyshev restarts after which a step finishes with damped Jacobi sweeps.
 const MAX_CHEBYSHEV_RESTARTS: usize = 8;
@@ -37,6 +57,7 @@ pub struct CslcPad {
     lattice: Lattice,
     params: CslcParams,
     stiffness: Vec<Matrix3<f64>>,
+    compliance: Vec<Matrix3<f64>>,
     displacement: Vec<Vector3<f64>>,
     contact_target: Vec<Option<usize>>,
     penetration: Vec<f64>,
@@ -65,6 +86,7 @@ impl CslcPad {
         Ok(CslcPad {
             lattice,
             params,
+            compliance: stiffness.iter().map(local_compliance).collect(),
             stiffness,
             displacement: vec![Vector3::zeros(); n],
             contact_target: vec![None; n],
@@ -110,10 +132,46 @@ impl CslcPad {
         i: usize,
         delta: &Vector3<f64>,
     ) -> Option<Contact> {
+        self.contact_among(pose, targets, i, delta, ALL_TARGETS)
+    }
+
+    /// Targets sphere `i` may touch during this step's sweeps: those closer than its radius plus
+    /// [`REACH_RADII`] radii (a sphere moving farther within one step is a fast impact anyway).
+    /// Bit `t` stands for target `t`; with more than 64 targets every one stays a candidate.
+    fn candidates(&self, pose: &Isometry3<f64>, targets: &[&dyn Target], i: usize, delta: &Vector3<f64>) -> u64 {
+        if targets.len() > 64 {
+            return ALL_TARGETS;
+        }
+        let Some(radius) = self.lattice.spheres().get(i).map(|s| s.radius) else {
+            return 0;
+        };
+        let world = pose * self.center(i, delta);
+        targets
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.distance(&world) < radius * (1.0 + REACH_RADII))
+            .fold(0, |mask, (t, _)| mask | (1u64 << t))
+    }
+
+    /// Deepest contact of sphere `i` among the targets in `mask`.
+    fn contact_among(
+        &self,
+        pose: &Isometry3<f64>,
+        targets: &[&dyn Target],
+        i: usize,
+        delta: &Vector3<f64>,
+        mask: u64,
+    ) -> Option<Contact> {
+        if mask == 0 {
+            return None;
+        }
         let radius = self.lattice.spheres().get(i)?.radius;
         let world = pose * self.center(i, delta);
         let mut best: Option<(usize, f64)> = None;
         for (t, target) in targets.iter().enumerate() {
+            if t < 64 && mask & (1u64 << t) == 0 {
+                continue;
+            }
             let phi = radius - target.distance(&world);
             if phi > 0.0 && best.is_none_or(|(_, deepest)| phi > deepest) {
                 best = Some((t, phi));
@@ -154,9 +212,7 @@ impl CslcPad {
 
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
-        let prepared: Vec<(Vector3<f64>, f64)> = (0..n)
-            .into_par_iter()
-            .map(|i| {
+        let prepared: Vec<(Vector3<f64>, f64, u64)> = map_spheres(n, |i| {
                 let delta = self.displacement.get(i).copied().unwrap_or_default();
                 let world = pose * self.center(i, &delta);
                 let carried = match self
@@ -172,13 +228,13 @@ impl CslcPad {
                     }
                     None => delta,
                 };
-                let predicted = self.contact(&pose, targets, i, &delta).map_or(0.0, |c| c.penetration);
+                let mask = self.candidates(&pose, targets, i, &delta);
+                let predicted = self.contact_among(&pose, targets, i, &delta, mask).map_or(0.0, |c| c.penetration);
                 let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
-                (carried, jump)
-            })
-            .collect();
+                (carried, jump, mask)
+            });
         let mut fast_impact_sphere = None;
-        for (i, (_, jump)) in prepared.iter().enumerate() {
+        for (i, (_, jump, _)) in prepared.iter().enumerate() {
             let radius = self.lattice.spheres().get(i).map_or(0.0, |s| s.radius);
             if *jump > self.params.impact_fraction * radius && fast_impact_sphere.is_none() {
                 fast_impact_sphere = Some((i, *jump, radius));
@@ -196,24 +252,22 @@ impl CslcPad {
         let mut residual = f64::INFINITY;
         let mut converged = false;
         while iterations < self.params.max_iterations {
-            let steps: Vec<_> = (0..n)
-                .into_par_iter()
-                .map(|i| {
+            let steps: Vec<_> = map_spheres(n, |i| {
                     let delta = current.get(i).copied().unwrap_or_default();
                     let area = self.lattice.spheres().get(i).map_or(0.0, |s| s.area);
                     let identity = Matrix3::identity();
                     let problem = LocalProblem {
                         stiffness: self.stiffness.get(i).unwrap_or(&identity),
+                        compliance: self.compliance.get(i).unwrap_or(&identity),
                         neighbour_pull: self.neighbour_pull(i, &current),
                         delta,
                         stick_anchor: prepared.get(i).map_or(delta, |p| p.0),
-                        contact: self.contact(&pose, targets, i, &delta),
+                        contact: self.contact_among(&pose, targets, i, &delta, prepared.get(i).map_or(ALL_TARGETS, |p| p.2)),
                         contact_coefficient: self.params.contact_stiffness * area,
                         friction: input.friction,
                     };
                     local_step(&problem)
-                })
-                .collect();
+                });
             let unbalanced: f64 = steps.iter().map(|s| s.residual).sum();
             let load: f64 = steps.iter().map(|s| s.normal_force).sum();
             residual = unbalanced / load.max(floor);
