@@ -18,6 +18,7 @@ pub fn registry() -> Registry {
     let mut r = Registry::new();
     r.register(Box::new(tribo_rapier::RapierFactory));
     r.register(Box::new(tribo_pgs::PgsFactory));
+    r.register(Box::new(tribo_cslc_engine::CslcFactory));
     r
 }
 
