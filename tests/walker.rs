@@ -21,6 +21,15 @@ fn walker_walks_the_planned_distance_and_slips_on_ice() {
         );
         let slip = metric(&normal, "foot_slip");
         assert!(slip < 0.05, "{engine}: stance feet slid {slip} m with friction 1.0");
+        // Measured RMS distance between the floor's CoP under the feet and walk.seq's planned ZMP:
+        // rapier 0.0691 m, pgs 0.0802 m (max 0.266 m and 0.268 m, the CoP reaching the soles'
+        // edges in single support); 0.33 m on both with the slippy floor. Bound: 1.5 × the larger.
+        let zmp = metric(&normal, "zmp_error");
+        println!("{engine}: RMS ZMP error {zmp:.4} m");
+        assert!(
+            zmp < 0.12,
+            "{engine}: RMS ZMP error {zmp} m with friction 1.0 (bound 0.12 m)"
+        );
         insta::assert_snapshot!(format!("walker_{engine}"), metrics_snapshot(&normal));
 
         let slippy = run(

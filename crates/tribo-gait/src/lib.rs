@@ -8,19 +8,26 @@
 //!   read from the body;
 //! - [`generate`]: the whole pattern as joint angles ([`tribo_model::JointMotion`]) plus the planned
 //!   ZMP and CoM per frame;
-//! - [`write_seq`]: a Choreonoid `.seq` (CompositeSeq v2 BodyMotion) of the pattern.
+//! - [`write_seq`]: a Choreonoid `.seq` (CompositeSeq v2 BodyMotion) of the pattern;
+//! - [`implied_progress`] and [`stance_replay`]: where a joint pattern carries the root when the
+//!   stance foot does not slip (forward kinematics with the stance foot fixed), and
+//!   [`implied_zmp`]: the multibody ZMP of that replay.
 
 mod error;
 mod footsteps;
+mod implied_zmp;
 pub mod kinematics;
 mod pattern;
 mod preview;
+mod progress;
 mod seq_writer;
 mod walker;
 
 pub use error::GaitError;
 pub use footsteps::{plan_footsteps, smoothstep, Footstep, FootstepPlan, GaitParams, Side, ZmpSegment};
+pub use implied_zmp::implied_zmp;
 pub use pattern::{generate, WalkingPattern};
 pub use preview::{augmented, solve_dare, CartTable, PreviewController, PreviewWeights};
+pub use progress::{implied_progress, stance_replay, StanceReplay, STANCE_HYSTERESIS};
 pub use seq_writer::{seq_text, write_seq};
 pub use walker::{Walker, WALKER_FEET};

@@ -1,5 +1,8 @@
 //! `metrics:` — numbers a run is judged by, each with an optional analytic expectation.
 
+use std::sync::Arc;
+
+use tribo_model::ZmpSeq;
 use tribo_yaml::{Diagnostic, Fields, Node, Value};
 
 use crate::bodies::{body_index, read_link_ref, BodyEntry};
@@ -105,15 +108,31 @@ pub enum MetricKind {
         ground: usize,
         force_threshold: f64,
     },
+    /// Horizontal distance between the measured ZMP — the centre of pressure of the vertical
+    /// contact forces `ground` exerts on `feet` — and the `planned` ZMP of a motion (its `.seq`
+    /// ZMP component, played from t = 0; root-relative points are taken relative to the recorded
+    /// root pose of the feet's body), m. Samples in the window where the feet carry less than
+    /// `force_threshold` (N) in total are skipped; the result is the RMS or the maximum.
+    ZmpError {
+        feet: Vec<LinkRef>,
+        ground: usize,
+        planned: Arc<ZmpSeq>,
+        force_threshold: f64,
+        window: Window,
+        /// [`Reduce::Rms`] or [`Reduce::Max`].
+        reduce: Reduce,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reduce {
     Max,
     Final,
+    /// Root mean square over the window (`zmp_error`).
+    Rms,
 }
 
-const KINDS: [&str; 9] = [
+const KINDS: [&str; 11] = [
     "bounce_ratio",
     "apex_height",
     "displacement",
@@ -123,10 +142,13 @@ const KINDS: [&str; 9] = [
     "held",
     "max_penetration",
     "energy_drift",
+    "foot_slip",
+    "zmp_error",
 ];
 
-const KEYS: [&str; 22] = [
+const KEYS: [&str; 23] = [
     "links",
+    "motion",
     "force_threshold",
     "name",
     "kind",
@@ -271,6 +293,59 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
                     feet,
                     ground,
                     force_threshold,
+                },
+                "m",
+            )
+        }
+        "zmp_error" => {
+            let body = body_index(bodies, f.required(&["body"])?, reader)?;
+            let model = &bodies[body].model;
+            // Default: every link of the body may stand on the ground.
+            let feet = match f.get_value(&["links"]) {
+                Some(list) => list
+                    .as_seq()?
+                    .iter()
+                    .map(|n| {
+                        let link = crate::bodies::find_link(model, &reader.text(n)?, &n.location)?;
+                        Ok(LinkRef { body, link })
+                    })
+                    .collect::<Result<_, Diagnostic>>()?,
+                None => (0..model.links.len()).map(|link| LinkRef { body, link }).collect(),
+            };
+            let ground = body_index(bodies, f.required(&["reference_body"])?, reader)?;
+            let motion_node = f.required(&["motion"])?;
+            let motion_path = reader.path(motion_node)?;
+            let motion = tribo_model::load_motion(&motion_path).map_err(|e| {
+                if e.location.line == 0 {
+                    motion_node.error(format!("cannot load motion `{}`: {}", motion_path.display(), e.message))
+                } else {
+                    e
+                }
+            })?;
+            let planned = motion.zmp.ok_or_else(|| {
+                motion_node.error(format!(
+                    "motion `{}` has no planned ZMP (a `Vector3Seq` component with `content: ZMP`)",
+                    motion_path.display()
+                ))
+            })?;
+            // Default: 10 % of the body's weight, so touch-down transients and flight are skipped.
+            let force_threshold = num(&["force_threshold"], 0.1 * model.total_mass() * reader.g)?;
+            let reduce = match f.get_value(&["reduce"]).map(|n| n.as_name()).transpose()? {
+                None | Some("rms") => Reduce::Rms,
+                Some("max") => Reduce::Max,
+                Some(other) => {
+                    let n = f.get(&["reduce"]).unwrap_or(kind_node);
+                    return Err(n.error(format!("unknown reduce `{other}`; expected rms or max")));
+                }
+            };
+            (
+                MetricKind::ZmpError {
+                    feet,
+                    ground,
+                    planned: Arc::new(planned),
+                    force_threshold,
+                    window: window()?,
+                    reduce,
                 },
                 "m",
             )

@@ -5,8 +5,10 @@ mod energy;
 mod feet;
 mod motion;
 mod value;
+mod zmp;
 
 pub use value::{format_number, MetricResult, MetricValue};
+pub use zmp::{center_of_pressure, ZmpError};
 
 use tribo_scene::{MetricKind, MetricSpec, Scene};
 
@@ -57,5 +59,20 @@ pub fn probe(spec: &MetricSpec) -> Box<dyn MetricProbe> {
             ground,
             force_threshold,
         } => Box::new(feet::FootSlip::new(feet.clone(), *ground, *force_threshold)),
+        MetricKind::ZmpError {
+            feet,
+            ground,
+            planned,
+            force_threshold,
+            window,
+            reduce,
+        } => Box::new(zmp::ZmpError::new(
+            feet.clone(),
+            *ground,
+            std::sync::Arc::clone(planned),
+            *force_threshold,
+            *window,
+            *reduce,
+        )),
     }
 }

@@ -78,6 +78,8 @@ pub struct Tilt {
     reference: Option<UnitQuaternion<f64>>,
     max: f64,
     last: f64,
+    sum_squares: f64,
+    samples: usize,
 }
 
 impl Tilt {
@@ -89,6 +91,8 @@ impl Tilt {
             reference: None,
             max: 0.0,
             last: 0.0,
+            sum_squares: 0.0,
+            samples: 0,
         }
     }
 }
@@ -103,6 +107,8 @@ impl MetricProbe for Tilt {
         let angle = reference.angle_to(&r).to_degrees();
         self.max = self.max.max(angle);
         self.last = angle;
+        self.sum_squares += angle * angle;
+        self.samples += 1;
     }
 
     fn finish(&self) -> MetricValue {
@@ -112,6 +118,7 @@ impl MetricProbe for Tilt {
         MetricValue::Number(match self.reduce {
             Reduce::Max => self.max,
             Reduce::Final => self.last,
+            Reduce::Rms => (self.sum_squares / self.samples.max(1) as f64).sqrt(),
         })
     }
 }
