@@ -115,6 +115,7 @@ fn read_resolution_pair(node: &Node) -> Result<[usize; 2], Error> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
