@@ -69,11 +69,15 @@ fn check_sr1_reports_links_joints_and_mass() {
 fn invalid_input_is_located_with_exit_status_2() {
     let o = tribo(&["check", "tests/malformed-projects/unknown-metric-kind.yaml"]);
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(
-        stderr(&o).trim(),
-        "tests/malformed-projects/unknown-metric-kind.yaml:4:21: unknown metric kind `bounce_ration` \
-         (did you mean `bounce_ratio`?); known kinds: bounce_ratio, apex_height, displacement, slip, tilt, fell, \
-         held, max_penetration, energy_drift"
+    // The full list of known kinds is pinned by the project_errors snapshot; here the location,
+    // the suggestion and the start of the list.
+    let message = stderr(&o);
+    assert!(
+        message.trim().starts_with(
+            "tests/malformed-projects/unknown-metric-kind.yaml:4:21: unknown metric kind `bounce_ration` \
+             (did you mean `bounce_ratio`?); known kinds: bounce_ratio, apex_height, displacement,"
+        ),
+        "{message}"
     );
     let o = tribo(&["run", "samples/ball/ball.yaml", "--engine", "rapeir"]);
     assert_eq!(o.status.code(), Some(2));

@@ -6,8 +6,8 @@
 //!    project), the pad frame and twist come from its link's state at the start of the step;
 //!    the primitive shapes of other links within reach become signed-distance targets
 //!    (`targets.rs`).
-//! 2. The lattice is solved to quasi-static equilibrium (`tribo-cslc` `CslcPad::step`: Jacobi
-//!    sweeps with Chebyshev acceleration, warm-started, rayon-parallel and thread-count
+//! 2. The lattice is solved to quasi-static equilibrium (`tribo-cslc` `CslcPad::step`:
+//!    red-black SOR sweeps by default (or Chebyshev-accelerated Jacobi), warm-started, thread-count
 //!    independent); its parameters come from the pad material's `cslc` block (`params.rs`), the
 //!    friction coefficient from the contact material of pad and target (static friction).
 //! 3. The patch goes to the host as compliant points solved implicitly in the host's LCP plus

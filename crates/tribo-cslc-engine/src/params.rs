@@ -12,7 +12,7 @@
 //!       lateral_length: 0.002       # ℓ, m (or stiffness_ratio: k_ℓ/k_a, then ℓ = h √ratio)
 //!       contact_stiffness: 1.0e12   # k_c, N/m^3.5 (Hertz-type p = k_c φ^{3/2})
 //!       damping: 0.0                # c_a, N·s/m³ (viscous, per area, on the patch)
-//!       acceleration: chebyshev     # or jacobi (damped, with `relaxation`)
+//!       acceleration: red_black     # or chebyshev, or jacobi (damped, with `relaxation`)
 //!       tolerance: 1.0e-8
 //!       max_iterations: 500
 //! ```
@@ -25,7 +25,7 @@
 //! | `contact_stiffness` | `k_c` | N/m^3.5 | 1e12 |
 //! | `damping` | `c_a` | N·s/m³ | 0 |
 //! | `relaxation` | ω of damped Jacobi | – | 0.8 |
-//! | `acceleration` | `chebyshev` or `jacobi` | – | `chebyshev` |
+//! | `acceleration` | `red_black` (SOR), `chebyshev` or `jacobi` | – | `red_black` |
 //! | `tolerance` | relative force residual | – | 1e-8 |
 //! | `max_iterations` | sweep cap per step | – | 500 |
 //! | `impact_fraction` | fast-impact threshold (× sphere radius per step) | – | 0.5 |

@@ -17,6 +17,7 @@ pub mod bessel;
 mod geometry;
 mod local;
 mod params;
+mod red_black;
 mod result;
 mod solver;
 mod target;

@@ -62,6 +62,8 @@ pub struct CslcPad {
     contact_target: Vec<Option<usize>>,
     penetration: Vec<f64>,
     chebyshev_radius: f64,
+    /// Sphere indices by colour: no two neighbours share a colour (red-black on grids).
+    colors: Vec<Vec<usize>>,
 }
 
 impl CslcPad {
@@ -83,6 +85,7 @@ impl CslcPad {
             }
         }
         let n = lattice.len();
+        let colors = crate::red_black::colour_classes(&lattice);
         Ok(CslcPad {
             lattice,
             params,
@@ -91,6 +94,7 @@ impl CslcPad {
             displacement: vec![Vector3::zeros(); n],
             contact_target: vec![None; n],
             penetration: vec![0.0; n],
+            colors,
             chebyshev_radius: radius,
         })
     }
@@ -191,6 +195,44 @@ impl CslcPad {
         sum * self.params.lateral_spring()
     }
 
+    /// The local Newton step of sphere `i` against the field `field` (`local.rs`); `prepared[i]`
+    /// holds its stick anchor and candidate targets for this step.
+    pub(crate) fn sphere_step(
+        &self,
+        input: &StepInput,
+        prepared: &[(Vector3<f64>, f64, u64)],
+        field: &[Vector3<f64>],
+        i: usize,
+    ) -> crate::local::LocalStep {
+        let delta = field.get(i).copied().unwrap_or_default();
+        let area = self.lattice.spheres().get(i).map_or(0.0, |s| s.area);
+        let identity = Matrix3::identity();
+        let mask = prepared.get(i).map_or(ALL_TARGETS, |p| p.2);
+        let problem = LocalProblem {
+            stiffness: self.stiffness.get(i).unwrap_or(&identity),
+            compliance: self.compliance.get(i).unwrap_or(&identity),
+            neighbour_pull: self.neighbour_pull(i, field),
+            delta,
+            stick_anchor: prepared.get(i).map_or(delta, |p| p.0),
+            contact: self.contact_among(&input.pad_pose, input.targets, i, &delta, mask),
+            contact_coefficient: self.params.contact_stiffness * area,
+            friction: input.friction,
+        };
+        local_step(&problem)
+    }
+
+    pub(crate) fn colors(&self) -> &[Vec<usize>] {
+        &self.colors
+    }
+
+    pub(crate) fn chebyshev_radius(&self) -> f64 {
+        self.chebyshev_radius
+    }
+
+    pub(crate) fn displacement_mut(&mut self) -> &mut Vec<Vector3<f64>> {
+        &mut self.displacement
+    }
+
     /// Advances the pad by one step and returns the patch.
     pub fn step(&mut self, input: &StepInput) -> Result<PatchResult, CslcError> {
         if !(input.friction.is_finite() && input.friction >= 0.0) {
@@ -213,26 +255,28 @@ impl CslcPad {
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
         let prepared: Vec<(Vector3<f64>, f64, u64)> = map_spheres(n, |i| {
-                let delta = self.displacement.get(i).copied().unwrap_or_default();
-                let world = pose * self.center(i, &delta);
-                let carried = match self
-                    .contact_target
-                    .get(i)
-                    .copied()
-                    .flatten()
-                    .and_then(|t| targets.get(t))
-                {
-                    Some(target) => {
-                        let relative = target.surface_velocity(&world) - input.pad_twist.velocity_at(&origin, &world);
-                        delta + pose.rotation.inverse() * relative * input.dt
-                    }
-                    None => delta,
-                };
-                let mask = self.candidates(&pose, targets, i, &delta);
-                let predicted = self.contact_among(&pose, targets, i, &delta, mask).map_or(0.0, |c| c.penetration);
-                let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
-                (carried, jump, mask)
-            });
+            let delta = self.displacement.get(i).copied().unwrap_or_default();
+            let world = pose * self.center(i, &delta);
+            let carried = match self
+                .contact_target
+                .get(i)
+                .copied()
+                .flatten()
+                .and_then(|t| targets.get(t))
+            {
+                Some(target) => {
+                    let relative = target.surface_velocity(&world) - input.pad_twist.velocity_at(&origin, &world);
+                    delta + pose.rotation.inverse() * relative * input.dt
+                }
+                None => delta,
+            };
+            let mask = self.candidates(&pose, targets, i, &delta);
+            let predicted = self
+                .contact_among(&pose, targets, i, &delta, mask)
+                .map_or(0.0, |c| c.penetration);
+            let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
+            (carried, jump, mask)
+        });
         let mut fast_impact_sphere = None;
         for (i, (_, jump, _)) in prepared.iter().enumerate() {
             let radius = self.lattice.spheres().get(i).map_or(0.0, |s| s.radius);
@@ -242,6 +286,10 @@ impl CslcPad {
         }
 
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
+        if self.params.acceleration == Acceleration::RedBlackSor {
+            let (iterations, residual, converged) = self.red_black_sweeps(input, &prepared, floor);
+            return Ok(self.assemble(input, iterations, residual, converged, fast_impact_sphere));
+        }
         let mut current = self.displacement.clone();
         let mut previous = current.clone();
         let mut omega = 1.0;
@@ -252,22 +300,7 @@ impl CslcPad {
         let mut residual = f64::INFINITY;
         let mut converged = false;
         while iterations < self.params.max_iterations {
-            let steps: Vec<_> = map_spheres(n, |i| {
-                    let delta = current.get(i).copied().unwrap_or_default();
-                    let area = self.lattice.spheres().get(i).map_or(0.0, |s| s.area);
-                    let identity = Matrix3::identity();
-                    let problem = LocalProblem {
-                        stiffness: self.stiffness.get(i).unwrap_or(&identity),
-                        compliance: self.compliance.get(i).unwrap_or(&identity),
-                        neighbour_pull: self.neighbour_pull(i, &current),
-                        delta,
-                        stick_anchor: prepared.get(i).map_or(delta, |p| p.0),
-                        contact: self.contact_among(&pose, targets, i, &delta, prepared.get(i).map_or(ALL_TARGETS, |p| p.2)),
-                        contact_coefficient: self.params.contact_stiffness * area,
-                        friction: input.friction,
-                    };
-                    local_step(&problem)
-                });
+            let steps: Vec<_> = map_spheres(n, |i| self.sphere_step(input, &prepared, &current, i));
             let unbalanced: f64 = steps.iter().map(|s| s.residual).sum();
             let load: f64 = steps.iter().map(|s| s.normal_force).sum();
             residual = unbalanced / load.max(floor);
@@ -277,7 +310,7 @@ impl CslcPad {
             }
             iterations += 1;
             let next: Vec<Vector3<f64>> = match self.params.acceleration {
-                Acceleration::DampedJacobi => {
+                Acceleration::DampedJacobi | Acceleration::RedBlackSor => {
                     let w = self.params.relaxation;
                     current.iter().zip(&steps).map(|(d, s)| d + (s.delta - d) * w).collect()
                 }
