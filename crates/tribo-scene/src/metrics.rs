@@ -122,6 +122,10 @@ pub enum MetricKind {
         /// [`Reduce::Rms`] or [`Reduce::Max`].
         reduce: Reduce,
     },
+    /// Decay length ℓ of the skin deflection of the CSLC pad on `link` at the last step, m: the
+    /// per-sphere deflections outside the contact fitted to the 2-D screened-Poisson far field
+    /// A·K0(r/ℓ) of a point load (engines without pad lattices report it as not available).
+    DecayLength { link: LinkRef },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,7 +136,7 @@ pub enum Reduce {
     Rms,
 }
 
-const KINDS: [&str; 11] = [
+const KINDS: [&str; 12] = [
     "bounce_ratio",
     "apex_height",
     "displacement",
@@ -144,6 +148,7 @@ const KINDS: [&str; 11] = [
     "energy_drift",
     "foot_slip",
     "zmp_error",
+    "decay_length",
 ];
 
 const KEYS: [&str; 23] = [
@@ -350,6 +355,12 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
                 "m",
             )
         }
+        "decay_length" => (
+            MetricKind::DecayLength {
+                link: read_link_ref(&f, bodies, reader)?,
+            },
+            "m",
+        ),
         other => {
             let hint = tribo_yaml::did_you_mean(other, KINDS);
             return Err(kind_node.error(format!(

@@ -1,6 +1,7 @@
 //! Metrics computed while a run goes: each observes every step and gives one value at the end.
 
 mod apex;
+mod decay;
 mod energy;
 mod feet;
 mod motion;
@@ -74,5 +75,6 @@ pub fn probe(spec: &MetricSpec) -> Box<dyn MetricProbe> {
             *window,
             *reduce,
         )),
+        MetricKind::DecayLength { link } => Box::new(decay::DecayLength::new(*link)),
     }
 }
