@@ -13,7 +13,7 @@
 //!       contact_stiffness: 1.0e12   # k_c, N/m^3.5 (Hertz-type p = k_c φ^{3/2})
 //!       damping: 0.0                # c_a, N·s/m³ (viscous, per area, on the patch)
 //!       acceleration: red_black     # or chebyshev, or jacobi (damped, with `relaxation`)
-//!       tolerance: 1.0e-8
+//!       tolerance: 1.0e-6
 //!       max_iterations: 500
 //! ```
 //! | key | meaning | unit | default |
@@ -26,7 +26,7 @@
 //! | `damping` | `c_a` | N·s/m³ | 0 |
 //! | `relaxation` | ω of damped Jacobi | – | 0.8 |
 //! | `acceleration` | `red_black` (SOR), `chebyshev` or `jacobi` | – | `red_black` |
-//! | `tolerance` | relative force residual | – | 1e-8 |
+//! | `tolerance` | relative force residual | – | 1e-6 |
 //! | `max_iterations` | sweep cap per step | – | 500 |
 //! | `impact_fraction` | fast-impact threshold (× sphere radius per step) | – | 0.5 |
 

@@ -4,7 +4,7 @@ use nalgebra::{Point3, Vector3};
 
 use crate::local::hertz;
 use crate::result::{PatchResult, Wrench};
-use crate::solver::{CslcPad, StepInput};
+use crate::solver::{CslcPad, Prepared, StepInput};
 
 impl CslcPad {
     /// Evaluates the forces at the solved field, stores the per-sphere contact state for the
@@ -12,6 +12,7 @@ impl CslcPad {
     pub(crate) fn assemble(
         &mut self,
         input: &StepInput,
+        prepared: &[Prepared],
         iterations: usize,
         residual: f64,
         converged: bool,
@@ -41,7 +42,7 @@ impl CslcPad {
             .map(|(d, s)| -d.dot(&s.normal))
             .collect();
         let mut bottomed_out = None;
-        let states: Vec<_> = (0..n).map(|i| self.final_state(input, i)).collect();
+        let states: Vec<_> = (0..n).map(|i| self.final_state(input, prepared, i)).collect();
         for (i, state) in states.into_iter().enumerate() {
             let (center, contact, force_normal, friction, area, radius) = state;
             let world_center = pose * center;

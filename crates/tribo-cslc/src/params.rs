@@ -65,7 +65,7 @@ impl Default for CslcParams {
             contact_stiffness: 1.0e12,
             relaxation: 0.8,
             acceleration: Acceleration::RedBlackSor,
-            tolerance: 1.0e-8,
+            tolerance: 1.0e-6,
             max_iterations: 500,
             impact_fraction: 0.5,
         }

@@ -11,10 +11,8 @@
 //! the problem nonlinear. If the residual grows by half over its best, ω drops to 1 for the rest
 //! of the step (plain Gauss–Seidel, which contracts).
 
-use nalgebra::Vector3;
-
 use crate::geometry::Lattice;
-use crate::solver::{CslcPad, StepInput};
+use crate::solver::{CslcPad, Prepared, StepInput};
 
 /// Largest over-relaxation used, whatever the radius bound says.
 const MAX_OMEGA: f64 = 1.9;
@@ -59,7 +57,7 @@ impl CslcPad {
     pub(crate) fn red_black_sweeps(
         &mut self,
         input: &StepInput,
-        prepared: &[(Vector3<f64>, f64, u64)],
+        prepared: &[Prepared],
         floor: f64,
     ) -> (usize, f64, bool) {
         let rho = self.chebyshev_radius().min(0.999_999);
@@ -68,18 +66,21 @@ impl CslcPad {
         let mut best = f64::INFINITY;
         let mut residual = f64::INFINITY;
         let mut iterations = 0;
-        let colours = self.colors().to_vec();
+        let colours = std::mem::take(self.colors_mut());
         let max_iterations = self.params().max_iterations;
         let tolerance = self.params().tolerance;
+        let mut converged = false;
         while iterations < max_iterations {
             let mut unbalanced = 0.0;
             let mut load = 0.0;
             for class in &colours {
-                let steps: Vec<_> = class
-                    .iter()
-                    .map(|&i| self.sphere_step(input, prepared, &field, i))
-                    .collect();
-                for (&i, step) in class.iter().zip(&steps) {
+                // Spheres of one colour are not neighbours: updating them in place, one after
+                // the other, equals updating them all from the same field.
+                for &i in class {
+                    if self.is_at_rest(prepared, &field, i) {
+                        continue;
+                    }
+                    let step = self.sphere_step(input, prepared, &field, i);
                     unbalanced += step.residual;
                     load += step.normal_force;
                     let w = if step.normal_force > 0.0 { 1.0 } else { omega };
@@ -90,8 +91,8 @@ impl CslcPad {
             }
             residual = unbalanced / f64::max(load, floor);
             if residual <= tolerance {
-                *self.displacement_mut() = field;
-                return (iterations, residual, true);
+                converged = true;
+                break;
             }
             if residual > 1.5 * best {
                 omega = 1.0;
@@ -99,7 +100,8 @@ impl CslcPad {
             best = best.min(residual);
             iterations += 1;
         }
+        *self.colors_mut() = colours;
         *self.displacement_mut() = field;
-        (iterations, residual, false)
+        (iterations, residual, converged)
     }
 }

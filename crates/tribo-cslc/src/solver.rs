@@ -28,6 +28,40 @@ fn map_spheres<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T
     }
 }
 
+/// What a step knows of sphere `i` before its sweeps.
+pub(crate) struct Prepared {
+    /// Stick anchor: last displacement carried by the relative surface motion (§3.4).
+    pub anchor: Vector3<f64>,
+    /// Penetration growth since the last step (fast-impact detection), m.
+    pub jump: f64,
+    /// The nearest target's surface, linearised at the start of the step.
+    pub surface: Option<Surface>,
+}
+
+/// The tangent plane of the nearest target at a sphere's centre at the start of the step:
+/// `φ(δ) = φ₀ − m·(δ − δ₀)` (exact for a plane; `O(|δ − δ₀|² / R)` for a surface of curvature
+/// radius R, far below the skin's micrometre deflections). The sweeps use it instead of
+/// re-evaluating the signed distances; the patch is assembled on the true geometry.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Surface {
+    pub target: usize,
+    pub penetration: f64,
+    /// Outward normal in the pad frame.
+    pub normal: Vector3<f64>,
+    pub delta: Vector3<f64>,
+}
+
+impl Surface {
+    fn contact_at(&self, delta: &Vector3<f64>) -> Option<Contact> {
+        let penetration = self.penetration - self.normal.dot(&(delta - self.delta));
+        (penetration > 0.0).then_some(Contact {
+            target: self.target,
+            penetration,
+            normal: self.normal,
+        })
+    }
+}
+
 /// Every target is a candidate.
 const ALL_TARGETS: u64 = u64::MAX;
 
@@ -128,35 +162,6 @@ impl CslcPad {
             .map_or(Point3::origin(), |s| s.rest_position + delta)
     }
 
-    /// Deepest contact of sphere `i` at displacement `delta`, normal in the pad frame.
-    fn contact(
-        &self,
-        pose: &Isometry3<f64>,
-        targets: &[&dyn Target],
-        i: usize,
-        delta: &Vector3<f64>,
-    ) -> Option<Contact> {
-        self.contact_among(pose, targets, i, delta, ALL_TARGETS)
-    }
-
-    /// Targets sphere `i` may touch during this step's sweeps: those closer than its radius plus
-    /// [`REACH_RADII`] radii (a sphere moving farther within one step is a fast impact anyway).
-    /// Bit `t` stands for target `t`; with more than 64 targets every one stays a candidate.
-    fn candidates(&self, pose: &Isometry3<f64>, targets: &[&dyn Target], i: usize, delta: &Vector3<f64>) -> u64 {
-        if targets.len() > 64 {
-            return ALL_TARGETS;
-        }
-        let Some(radius) = self.lattice.spheres().get(i).map(|s| s.radius) else {
-            return 0;
-        };
-        let world = pose * self.center(i, delta);
-        targets
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.distance(&world) < radius * (1.0 + REACH_RADII))
-            .fold(0, |mask, (t, _)| mask | (1u64 << t))
-    }
-
     /// Deepest contact of sphere `i` among the targets in `mask`.
     fn contact_among(
         &self,
@@ -190,39 +195,78 @@ impl CslcPad {
         })
     }
 
+    /// The nearest target at sphere `i`, as a [`Surface`], if within its radius plus
+    /// [`REACH_RADII`] radii (a sphere moving farther within one step is a fast impact anyway).
+    fn nearest_surface(
+        &self,
+        pose: &Isometry3<f64>,
+        targets: &[&dyn Target],
+        i: usize,
+        delta: &Vector3<f64>,
+    ) -> Option<Surface> {
+        let radius = self.lattice.spheres().get(i)?.radius;
+        let world = pose * self.center(i, delta);
+        let mut best: Option<(usize, f64)> = None;
+        for (t, target) in targets.iter().enumerate() {
+            let phi = radius - target.distance(&world);
+            if best.is_none_or(|(_, deepest)| phi > deepest) {
+                best = Some((t, phi));
+            }
+        }
+        let (t, phi) = best.filter(|(_, phi)| *phi > -REACH_RADII * radius)?;
+        let normal = targets.get(t)?.normal(&world);
+        Some(Surface {
+            target: t,
+            penetration: phi,
+            normal: pose.rotation.inverse() * normal,
+            delta: *delta,
+        })
+    }
+
     fn neighbour_pull(&self, i: usize, field: &[Vector3<f64>]) -> Vector3<f64> {
         let sum: Vector3<f64> = self.lattice.neighbours(i).iter().filter_map(|&j| field.get(j)).sum();
         sum * self.params.lateral_spring()
     }
 
     /// The local Newton step of sphere `i` against the field `field` (`local.rs`); `prepared[i]`
-    /// holds its stick anchor and candidate targets for this step.
+    /// holds its stick anchor and linearised target surface for this step.
     pub(crate) fn sphere_step(
         &self,
         input: &StepInput,
-        prepared: &[(Vector3<f64>, f64, u64)],
+        prepared: &[Prepared],
         field: &[Vector3<f64>],
         i: usize,
     ) -> crate::local::LocalStep {
         let delta = field.get(i).copied().unwrap_or_default();
         let area = self.lattice.spheres().get(i).map_or(0.0, |s| s.area);
         let identity = Matrix3::identity();
-        let mask = prepared.get(i).map_or(ALL_TARGETS, |p| p.2);
+        let here = prepared.get(i);
         let problem = LocalProblem {
             stiffness: self.stiffness.get(i).unwrap_or(&identity),
             compliance: self.compliance.get(i).unwrap_or(&identity),
             neighbour_pull: self.neighbour_pull(i, field),
             delta,
-            stick_anchor: prepared.get(i).map_or(delta, |p| p.0),
-            contact: self.contact_among(&input.pad_pose, input.targets, i, &delta, mask),
+            stick_anchor: here.map_or(delta, |p| p.anchor),
+            contact: here.and_then(|p| p.surface).and_then(|s| s.contact_at(&delta)),
             contact_coefficient: self.params.contact_stiffness * area,
             friction: input.friction,
         };
         local_step(&problem)
     }
 
-    pub(crate) fn colors(&self) -> &[Vec<usize>] {
-        &self.colors
+    pub(crate) fn colors_mut(&mut self) -> &mut Vec<Vec<usize>> {
+        &mut self.colors
+    }
+
+    /// Sphere `i` has no displacement, no displaced neighbour and no target within reach: its
+    /// local step would leave it at zero with zero residual.
+    pub(crate) fn is_at_rest(&self, prepared: &[Prepared], field: &[Vector3<f64>], i: usize) -> bool {
+        let zero = |j: usize| field.get(j).is_none_or(|d| *d == Vector3::zeros());
+        zero(i)
+            && prepared
+                .get(i)
+                .is_none_or(|p| p.surface.is_none() && p.anchor == Vector3::zeros())
+            && self.lattice.neighbours(i).iter().all(|&j| zero(j))
     }
 
     pub(crate) fn chebyshev_radius(&self) -> f64 {
@@ -254,7 +298,7 @@ impl CslcPad {
 
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
-        let prepared: Vec<(Vector3<f64>, f64, u64)> = map_spheres(n, |i| {
+        let prepared: Vec<Prepared> = map_spheres(n, |i| {
             let delta = self.displacement.get(i).copied().unwrap_or_default();
             let world = pose * self.center(i, &delta);
             let carried = match self
@@ -270,15 +314,18 @@ impl CslcPad {
                 }
                 None => delta,
             };
-            let mask = self.candidates(&pose, targets, i, &delta);
-            let predicted = self
-                .contact_among(&pose, targets, i, &delta, mask)
-                .map_or(0.0, |c| c.penetration);
+            let surface = self.nearest_surface(&pose, targets, i, &delta);
+            let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
             let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
-            (carried, jump, mask)
+            Prepared {
+                anchor: carried,
+                jump,
+                surface,
+            }
         });
         let mut fast_impact_sphere = None;
-        for (i, (_, jump, _)) in prepared.iter().enumerate() {
+        for (i, p) in prepared.iter().enumerate() {
+            let jump = &p.jump;
             let radius = self.lattice.spheres().get(i).map_or(0.0, |s| s.radius);
             if *jump > self.params.impact_fraction * radius && fast_impact_sphere.is_none() {
                 fast_impact_sphere = Some((i, *jump, radius));
@@ -288,7 +335,7 @@ impl CslcPad {
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
         if self.params.acceleration == Acceleration::RedBlackSor {
             let (iterations, residual, converged) = self.red_black_sweeps(input, &prepared, floor);
-            return Ok(self.assemble(input, iterations, residual, converged, fast_impact_sphere));
+            return Ok(self.assemble(input, &prepared, iterations, residual, converged, fast_impact_sphere));
         }
         let mut current = self.displacement.clone();
         let mut previous = current.clone();
@@ -355,7 +402,7 @@ impl CslcPad {
             previous = std::mem::replace(&mut current, next);
         }
         self.displacement = current;
-        Ok(self.assemble(input, iterations, residual, converged, fast_impact_sphere))
+        Ok(self.assemble(input, &prepared, iterations, residual, converged, fast_impact_sphere))
     }
 
     /// Forces of sphere `i` at the solved field: `(centre (pad frame), contact, f_n, friction
@@ -365,12 +412,21 @@ impl CslcPad {
     pub(crate) fn final_state(
         &self,
         input: &StepInput,
+        prepared: &[Prepared],
         i: usize,
     ) -> (Point3<f64>, Option<Contact>, f64, Vector3<f64>, f64, f64) {
         let delta = self.displacement.get(i).copied().unwrap_or_default();
         let center = self.center(i, &delta);
         let (area, radius) = self.lattice.spheres().get(i).map_or((0.0, 0.0), |s| (s.area, s.radius));
-        let contact = self.contact(&input.pad_pose, input.targets, i, &delta);
+        // The true geometry of the target the sphere was linearised against (none out of reach).
+        let mask = prepared.get(i).and_then(|p| p.surface).map_or(0, |s| {
+            if s.target < 64 {
+                1u64 << s.target
+            } else {
+                ALL_TARGETS
+            }
+        });
+        let contact = self.contact_among(&input.pad_pose, input.targets, i, &delta, mask);
         let Some(c) = contact else {
             return (center, None, 0.0, Vector3::zeros(), area, radius);
         };
