@@ -10,7 +10,10 @@
 //!   *multibody* (reduced coordinates, `MultibodyJointSet`): a free root is a floating base, a fixed
 //!   root is welded to the world. Links welded by Fixed joints are merged into one rigid body (exact
 //!   composed mass properties, colliders at their composed poses). A fixed root that receives
-//!   `root_target` commands becomes a kinematic body following the targets.
+//!   `root_target` commands is driven: it reaches each target at the end of the step, moving at
+//!   the constant velocity that takes it there, which contacts see (a kinematic rapier body; for an
+//!   articulated body, a floating multibody root whose six degrees of freedom are kinematic, the
+//!   links following through their joints within the step).
 //! - **Shapes.** Box, Sphere, Cylinder, Capsule and Cone, in Choreonoid's convention (axis along
 //!   local +Y), which is also parry's.
 //! - **Materials.** Per link pair, the scene's contact table gives static and dynamic friction
@@ -38,9 +41,10 @@
 //!   `simplified` model by default, exact to 0.1 % on the same box.
 //! - Friction coefficients are per contact manifold (rapier 0.36 has no per-point friction), so
 //!   the static/dynamic choice is made per manifold: dynamic when any of its points slips.
-//! - A kinematic root of an articulated body drags its links from one step to the next: rapier
-//!   reads the root pose at the start of the step, and the links' velocities exclude the root's
-//!   motion.
+//! - In an articulated body whose root is driven by `root_target`, `Pd` joint commands use the
+//!   joint's implicit spring and damping instead of rapier's joint motor (rapier cannot combine
+//!   motors with kinematic degrees of freedom); both are implicit PD laws, equal up to their
+//!   O(dt) discretisation.
 //!
 //! # What it does not honour
 //! Material stiffness/damping (rapier's contacts have one global softness, set by the engine

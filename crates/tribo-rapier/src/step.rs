@@ -140,7 +140,7 @@ impl Engine for RapierEngine {
         let scene = Arc::clone(&self.scene);
 
         let laws = report.time("apply_commands", || {
-            apply_commands(&mut self.world, &scene, commands, &mut self.forced, &mut warnings)
+            apply_commands(&mut self.world, &scene, dt, commands, &mut self.forced, &mut warnings)
         })?;
         report.time("physics_step", || self.physics_step(dt));
         let state = report.time("read_state", || read_state(&self.world, &laws));

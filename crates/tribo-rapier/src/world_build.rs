@@ -28,6 +28,8 @@ pub(crate) struct BuiltWorld {
     pub physics: PhysicsWorld,
     /// Indexed like `Scene::bodies`.
     pub bodies: Vec<BodySlots>,
+    /// Viscous damping of every 1-dof joint (the `joint_damping` option).
+    pub joint_damping: f64,
 }
 
 pub(crate) struct BodySlots {
@@ -41,7 +43,9 @@ pub(crate) struct BodySlots {
 pub(crate) enum RootType {
     Dynamic,
     Fixed,
-    /// A fixed root moved by `root_target` commands (switched on the first command).
+    /// A fixed root moved by `root_target` commands (switched on the first command): a kinematic
+    /// rapier body for a single rigid body, a dynamic rapier body whose multibody root degrees of
+    /// freedom are kinematic for an articulated body.
     Kinematic,
 }
 
@@ -106,7 +110,11 @@ pub(crate) fn build_world(scene: &Scene, options: &RapierOptions) -> Result<Buil
             .map_err(|reason| format!("body `{}`: {reason}", scene_body.name))?;
         bodies.push(slots);
     }
-    Ok(BuiltWorld { physics, bodies })
+    Ok(BuiltWorld {
+        physics,
+        bodies,
+        joint_damping: options.joint_damping,
+    })
 }
 
 fn build_body(
