@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use tribo_engine::{RunOptions, RunOutcome};
-use tribo_report::EngineRun;
+use tribo_report::{EngineRun, PressureMap};
 use tribo_scene::Project;
 
 use crate::batch::{run_all, Job};
@@ -11,7 +11,9 @@ use crate::cli::CompareArgs;
 use crate::engines::registry;
 use crate::failure::{CliResult, Failure};
 use crate::materials::pretty;
-use crate::run::{error_text, expected_text, load_project, metric_json, outcome_json, write_outputs};
+use crate::run::{
+    error_text, expected_text, load_project, metric_json, outcome_json, write_outputs, write_pressure_images,
+};
 use crate::table;
 
 /// Replay frames a run captures at most: every step up to this many steps, else evenly spaced.
@@ -20,7 +22,7 @@ use crate::table;
 pub const MAX_CAPTURED_FRAMES: f64 = 20_000.0;
 
 /// Seconds between captured replay frames for a run of `project`.
-fn replay_interval(project: &Project, duration: Option<f64>) -> f64 {
+pub fn replay_interval(project: &Project, duration: Option<f64>) -> f64 {
     let dt = project.simulation.time_step;
     let duration = duration.unwrap_or(project.simulation.duration);
     dt.max(duration / MAX_CAPTURED_FRAMES)
@@ -48,12 +50,18 @@ pub fn execute(args: &CompareArgs) -> CliResult {
     let quiet = args.project.quiet || args.project.json;
     let outcomes: Vec<RunOutcome> = run_all(&jobs, &options, quiet).into_iter().collect::<Result<_, _>>()?;
     if let Some(dir) = &args.project.out {
-        for o in &outcomes {
+        let pressure: Vec<Vec<PressureMap>> = outcomes
+            .iter()
+            .map(|o| tribo_report::pressure_maps(&project.scene, o))
+            .collect();
+        for (o, maps) in outcomes.iter().zip(&pressure) {
             write_outputs(&dir.join(&o.engine), &project, o)?;
+            write_pressure_images(&dir.join(&o.engine), maps)?;
         }
         let runs: Vec<EngineRun> = outcomes
             .iter()
-            .map(|outcome| EngineRun { outcome, pressure: &[] })
+            .zip(&pressure)
+            .map(|(outcome, pressure)| EngineRun { outcome, pressure })
             .collect();
         let files =
             tribo_report::write_compare_report(dir, &project, &runs).map_err(|e| Failure::run(e.to_string()))?;

@@ -22,13 +22,43 @@ pub fn execute(args: &RunArgs) -> CliResult {
         .or_else(|| project.simulation.engines.first().cloned())
         .unwrap_or_else(|| "rapier".to_string());
     let outcome = run_engine(&project, &engine, &args.project)?;
+    let mut images = Vec::new();
     if let Some(dir) = &args.project.out {
         write_outputs(dir, &project, &outcome)?;
+        let maps = tribo_report::pressure_maps(&project.scene, &outcome);
+        images = write_pressure_images(dir, &maps)?;
     }
     if args.project.json {
-        println!("{}", pretty(&outcome_json(&outcome)));
+        let mut v = outcome_json(&outcome);
+        if let (serde_json::Value::Object(map), false) = (&mut v, images.is_empty()) {
+            let files: Vec<serde_json::Value> = images
+                .iter()
+                .map(|i| {
+                    json!({
+                        "pad": i.title,
+                        "png": i.png,
+                        "svg": i.svg,
+                        "time_s": i.time,
+                        "normal_force_n": i.normal_force,
+                    })
+                })
+                .collect();
+            map.insert("pressure_maps".into(), json!(files));
+        }
+        println!("{}", pretty(&v));
     } else {
         print!("{}", outcome_text(&project, &outcome));
+        for i in &images {
+            println!(
+                "pressure map of {} at its peak total normal force {:.3} N (t = {:.3} s, up to {:.0} Pa): {}, {}",
+                i.title,
+                i.normal_force,
+                i.time,
+                i.peak_pressure,
+                i.png.display(),
+                i.svg.display()
+            );
+        }
     }
     match &outcome.failure {
         Some(f) => Err(Failure::run(format!(
@@ -82,8 +112,11 @@ pub fn share_dir(share: Option<&Path>) -> Result<std::path::PathBuf, Failure> {
 pub fn run_engine(project: &Project, engine: &str, args: &ProjectArgs) -> Result<RunOutcome, Failure> {
     let registry = registry();
     let mut progress = Progress::new(engine, args.quiet || args.json);
+    // With --out, pads' pressures are captured (in the replay) for their pressure-map images.
+    let capture = args.out.is_some() && !project.scene.pads.is_empty();
     let options = RunOptions {
         duration: args.time,
+        replay_interval: capture.then(|| crate::compare::replay_interval(project, args.time)),
         ..Default::default()
     };
     let outcome = tribo_engine::run(project, &registry, engine, &options, &mut |s, n| progress.update(s, n))
@@ -102,6 +135,14 @@ pub fn write_outputs(dir: &Path, project: &Project, outcome: &RunOutcome) -> Res
     }
     std::fs::write(dir.join("metrics.json"), pretty(&metrics) + "\n").map_err(io)?;
     Ok(())
+}
+
+/// Per pad that pressed, `dir/pressure_LINK.png` and `.svg` at its peak total normal force.
+pub fn write_pressure_images(
+    dir: &Path,
+    maps: &[tribo_report::PressureMap],
+) -> Result<Vec<tribo_report::PressureImage>, Failure> {
+    tribo_report::write_pressure_images(dir, maps).map_err(|e| Failure::run(e.to_string()))
 }
 
 pub fn metric_json(m: &MetricResult) -> serde_json::Value {

@@ -15,7 +15,7 @@ use crate::cli::{ProjectArgs, SweepArgs};
 use crate::compare::engines_to_run;
 use crate::failure::{CliResult, Failure};
 use crate::materials::pretty;
-use crate::run::{error_text, load_project, outcome_json};
+use crate::run::{error_text, load_project, outcome_json, share_dir};
 use crate::table;
 
 /// A swept parameter and its values, in command-line order.
@@ -101,7 +101,7 @@ pub fn execute(args: &SweepArgs) -> CliResult {
                 overrides: overrides(&args.project, &axes, values)?,
                 extra_materials: args.project.materials.clone(),
                 strict: args.project.strict,
-                share_dir: tribo_scene::default_share_dir(),
+                share_dir: share_dir(args.project.share.as_deref())?,
             };
             Project::load(&args.project.project, &options).map_err(Failure::from)
         })

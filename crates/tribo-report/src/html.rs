@@ -83,7 +83,9 @@ pub fn compare_page(project: &Project, runs: &[EngineRun], figures: &[Figure]) -
          <input id=\"time\" type=\"range\" min=\"0\" max=\"1000\" value=\"0\" step=\"1\">\
          <span id=\"clock\">0.000 s</span><span id=\"legend\"></span></div>\n\
          <div id=\"views\"></div>\n<p class=\"hint\">drag to orbit, wheel to zoom; arrows are contact forces on each \
-         body; the time slider is shared by all engines (start time: <code>report.html#t=SECONDS</code>)</p>\n</section>\n",
+         body; under an engine with compliant pads (CSLC), each pad's pressure map (its spheres at their rest positions \
+         in the pad frame, x right, y up) follows the slider; the time slider is shared by all engines (start time: \
+         <code>report.html#t=SECONDS</code>)</p>\n</section>\n",
     );
     body.push_str("<section id=\"metrics\">\n<h2>Metrics</h2>\n");
     body.push_str(&metric_table(&outcomes));

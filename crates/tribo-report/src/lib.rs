@@ -21,7 +21,7 @@ use tribo_engine::RunOutcome;
 use tribo_scene::Project;
 
 pub use plots::{signal_columns, LinePlot, Series};
-pub use pressure::{PressureMap, PressureRecorder};
+pub use pressure::{heat, pressure_maps, write_pressure_images, PressureImage, PressureMap, PressureRecorder};
 pub use replay_data::{replay_json, MAX_REPLAY_FRAMES};
 pub use sweep::{write_sweep_report, SweepPoint, SweepReport};
 

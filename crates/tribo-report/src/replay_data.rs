@@ -165,6 +165,7 @@ mod tests {
             replay: Some(Replay {
                 interval: 0.001,
                 frames,
+                pressure: Default::default(),
             }),
             warnings: Vec::new(),
             failure: None,

@@ -168,22 +168,44 @@
     box.appendChild(title);
     box.appendChild(canvas);
     run.canvas = canvas;
+    // Pressure maps: each sphere a lattice cell at its rest position in the pad frame (x right,
+    // y up), one colour scale per engine (its largest pressure), a colour bar beside each map.
+    run.padPeak = 0;
+    run.pads.forEach(function (pad) { run.padPeak = Math.max(run.padPeak, pad.peak); });
+    var padList = document.createElement('div');
+    padList.className = 'pads';
+    padList.style.maxWidth = width + 'px';
     run.pads.forEach(function (pad) {
       var holder = document.createElement('div');
-      holder.className = 'pads';
+      holder.className = 'pad';
+      holder.style.maxWidth = (110 + 64) + 'px';
+      var half = pad.cell / 2, x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      pad.x.forEach(function (x, n) {
+        x0 = Math.min(x0, x - half); x1 = Math.max(x1, x + half);
+        y0 = Math.min(y0, pad.y[n] - half); y1 = Math.max(y1, pad.y[n] + half);
+      });
+      if (!isFinite(x0)) { x0 = y0 = -1; x1 = y1 = 1; }
+      var s = 110 / Math.max(x1 - x0, y1 - y0, 1e-9);
+      pad.layout = { x0: x0, y1: y1, s: s, w: Math.ceil((x1 - x0) * s), h: Math.ceil((y1 - y0) * s), bar: 64 };
       var c = document.createElement('canvas');
-      var rows = Math.ceil((pad.values[0] || []).length / pad.columns) || 1;
-      var cell = Math.max(2, Math.floor(160 / pad.columns));
-      c.width = cell * pad.columns;
-      c.height = cell * rows;
+      c.width = pad.layout.w + pad.layout.bar;
+      c.height = Math.max(pad.layout.h, 90);
+      c.className = 'pad-map';
       var label = document.createElement('span');
-      label.textContent = pad.label + ' (pressure, peak ' + pad.peak.toPrecision(3) + ' Pa)';
+      label.textContent = pad.title + ', pressure (peak ' + Math.round(pad.peak) + ' Pa)';
+      var nowLabel = document.createElement('span');
+      nowLabel.className = 'pad-now';
+      var text = document.createElement('div');
+      text.appendChild(label);
+      text.appendChild(document.createElement('br'));
+      text.appendChild(nowLabel);
       holder.appendChild(c);
-      holder.appendChild(label);
-      box.appendChild(holder);
+      holder.appendChild(text);
+      padList.appendChild(holder);
       pad.canvas = c;
-      pad.cell = cell;
+      pad.now = nowLabel;
     });
+    if (run.pads.length) { box.appendChild(padList); }
     views.appendChild(box);
   });
 
@@ -294,17 +316,37 @@
     ctx.fillStyle = '#333';
     ctx.font = '12px sans-serif';
     ctx.fillText('t = ' + run.times[k].toFixed(3) + ' s', 8, height - 8);
-    run.pads.forEach(function (pad) {
-      var pc = pad.canvas.getContext('2d');
-      var j = frameAt(pad.times, t);
-      var values = j >= 0 ? pad.values[j] : [];
-      pc.fillStyle = '#000';
-      pc.fillRect(0, 0, pad.canvas.width, pad.canvas.height);
-      values.forEach(function (v, n) {
-        pc.fillStyle = heat(pad.peak > 0 ? v / pad.peak : 0);
-        pc.fillRect((n % pad.columns) * pad.cell, Math.floor(n / pad.columns) * pad.cell, pad.cell, pad.cell);
-      });
+    run.pads.forEach(function (pad) { drawPad(pad, t, run.padPeak); });
+  }
+
+  function drawPad(pad, t, top) {
+    var pc = pad.canvas.getContext('2d'), L = pad.layout;
+    var j = frameAt(pad.times, t);
+    var values = j >= 0 ? pad.values[j] : [];
+    pc.fillStyle = '#fff';
+    pc.fillRect(0, 0, pad.canvas.width, pad.canvas.height);
+    pc.fillStyle = '#e4e4e8';
+    pc.fillRect(0, 0, L.w, L.h);
+    var size = Math.max(1, Math.ceil(pad.cell * L.s));
+    var highest = 0;
+    pad.x.forEach(function (x, n) {
+      var v = values[n] || 0;
+      highest = Math.max(highest, v);
+      pc.fillStyle = heat(top > 0 ? v / top : 0);
+      pc.fillRect(Math.floor((x - pad.cell / 2 - L.x0) * L.s), Math.floor((L.y1 - pad.y[n] - pad.cell / 2) * L.s), size, size);
     });
+    // Colour bar: 0 at the bottom, the engine's largest pressure at the top.
+    var bx = L.w + 8, bh = pad.canvas.height - 16;
+    for (var k = 0; k < bh; k++) {
+      pc.fillStyle = heat(1 - k / bh);
+      pc.fillRect(bx, 8 + k, 10, 1);
+    }
+    pc.fillStyle = '#333';
+    pc.font = '10px sans-serif';
+    pc.fillText(top >= 1000 ? (top / 1000).toPrecision(3) + ' kPa' : top.toPrecision(3) + ' Pa', bx + 13, 16, L.bar - 14);
+    pc.fillText('0 Pa', bx + 13, 8 + bh, L.bar - 14);
+    pad.now.textContent = 't = ' + (j >= 0 ? pad.times[j].toFixed(3) : '0.000') + ' s: ' +
+      (values.length ? 'max ' + Math.round(highest) + ' Pa, ' + (pad.forces[j] || 0).toPrecision(3) + ' N' : 'no contact');
   }
 
   var now = 0;
@@ -369,5 +411,16 @@
       if (!seen[key]) { seen[key] = true; colours++; }
     }
   }
+  // Pressure maps: their distinct colours, as an attribute of each map's canvas.
+  runs.forEach(function (run) {
+    run.pads.forEach(function (pad) {
+      var px = pad.canvas.getContext('2d').getImageData(0, 0, pad.layout.w, pad.layout.h).data, seenPad = {}, n = 0;
+      for (var i = 0; i < px.length; i += 4) {
+        var key = px[i] + ',' + px[i + 1] + ',' + px[i + 2];
+        if (!seenPad[key]) { seenPad[key] = true; n++; }
+      }
+      pad.canvas.setAttribute('data-colours', String(n));
+    });
+  });
   window.__tribo_report('replay-colours=' + colours);
 })();

@@ -1,5 +1,6 @@
 //! Reports of real runs of the ball sample: the page's table, embedded replay data, plots on disk,
-//! no network references, and the pressure-map path with a synthetic CSLC patch.
+//! no network references, and the pressure-map path with a synthetic CSLC patch (a real `cslc`
+//! run's maps are in `pressure.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -102,8 +103,12 @@ fn compare_report_has_table_replay_plots_and_pressure_maps() {
     recorder.capture(&project.scene, 0.2, &[]);
     let pads = recorder.finish();
     assert_eq!(pads.len(), 1);
-    assert_eq!(pads[0].label, "floor.Floor / ball.Ball");
-    assert_eq!(pads[0].frames, vec![vec![0.0, 1e5, 2e5, 4e5], vec![0.0; 4]]);
+    // The pad's link is the records' `b`, the link it touched their `a`; captures before the
+    // first patch are skipped, and a frame out of contact has no pressures.
+    assert_eq!(pads[0].label, "ball.Ball");
+    assert_eq!(pads[0].touched, "floor.Floor");
+    assert_eq!(pads[0].times, vec![0.1, 0.2]);
+    assert_eq!(pads[0].frames, vec![vec![0.0, 1e5, 2e5, 4e5], vec![]]);
 
     let dir = temp_dir("compare");
     let runs = [EngineRun {
@@ -161,9 +166,10 @@ fn compare_report_has_table_replay_plots_and_pressure_maps() {
         "first contact at {landing_time} s"
     );
     assert!(contacts[landing][5].as_f64().expect("fz") > 0.0);
-    assert_eq!(run0["pads"][0]["values"][0][3], 4e5);
-    assert_eq!(run0["pads"][0]["values"][1][3], 0.0);
+    assert_eq!(run0["pads"][0]["values"][0][3], 400000);
+    assert_eq!(run0["pads"][0]["values"][1], serde_json::json!([]));
     assert_eq!(run0["pads"][0]["peak"], 4e5);
+    assert_eq!(run0["pads"][0]["x"], serde_json::json!([-0.005, 0.005, -0.005, 0.005]));
 
     // Plots: the varying columns (the ball's z and its vertical speed, the floor force), SVG and PNG.
     for stem in ["ball_z", "ball_velocity_z", "floor_force_z"] {
