@@ -128,3 +128,11 @@ fn sr1_walks_on_pgs_and_slips_with_the_slippy_set() {
 fn sr1_walks_on_rapier_and_slips_with_the_slippy_set() {
     walk("rapier");
 }
+
+/// On `cslc` the soles are 25 × 14 lattice pads with the stiff skin of the fixture's sole.yaml
+/// (k_a 1e11 N/m³; measured 0.4449 m forward, foot slip 2.6 cm). With k_a ≤ 1e9 N/m³ SR1 falls
+/// within 9 s: its high-gain gait, tuned on rigid contact, does not tolerate compliant feet.
+#[test]
+fn sr1_walks_on_cslc_and_slips_with_the_slippy_set() {
+    walk("cslc");
+}

@@ -11,7 +11,7 @@ fn fell(outcome: &tribo_engine::RunOutcome) -> bool {
 
 #[test]
 fn walker_walks_the_planned_distance_and_slips_on_ice() {
-    for engine in ["rapier", "pgs"] {
+    for engine in ["rapier", "pgs", "cslc"] {
         let normal = run(&load("samples/slippy-walker/walker.yaml", &[], &[]), engine);
         let progress = metric(&normal, "forward_progress");
         assert!(!fell(&normal), "{engine}: the walker fell");

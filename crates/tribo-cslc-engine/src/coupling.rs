@@ -53,10 +53,52 @@ struct Region {
     tangential_stiffness: f64,
     area: f64,
     moment: Vector3<f64>,
+    /// Spheres within reach but not touching (anticipated contact).
+    near: Near,
 }
 
-fn quadrant(x: f64, y: f64) -> usize {
-    usize::from(x >= 0.0) + 2 * usize::from(y >= 0.0)
+/// The approaching spheres of a region without contact: the closest one's gap and where it is.
+#[derive(Default)]
+struct Near {
+    /// Largest `φ < 0` (smallest gap), m; `None` without approaching spheres.
+    phi: Option<f64>,
+    point: Vector3<f64>,
+    normal: Vector3<f64>,
+    anchor: f64,
+}
+
+/// Regions per pad side: the pad's bounding rectangle is cut into `BINS × BINS` cells.
+const BINS: usize = 3;
+
+/// The region of a sphere at rest position (x, y) in a pad spanning `[lo, hi]` (pad frame).
+fn region_of(x: f64, y: f64, lo: &[f64; 2], hi: &[f64; 2]) -> usize {
+    let bin = |v: f64, a: f64, b: f64| {
+        let t = if b > a { (v - a) / (b - a) } else { 0.5 };
+        ((t * BINS as f64).floor().max(0.0) as usize).min(BINS - 1)
+    };
+    bin(x, lo[0], hi[0]) + BINS * bin(y, lo[1], hi[1])
+}
+
+/// A region whose spheres approach a target without touching it gets a point that carries no
+/// force now but lets the host's step close at most the gap: its force is the anchor springs'
+/// extrapolated to the gap, `f = K_a φ n < 0` (φ the smallest gap), so the row's velocity target
+/// is `f / (K_a h) = φ / h` and the impulse stays 0 unless the surfaces would cross within the
+/// step (a speculative contact, as `pgs` does for rigid contacts within its margin). Without it a
+/// tipping foot or a closing finger would penetrate a whole step before the lattice reacts.
+fn anticipated(pad: &PadCoupling, link: LinkRef, near: &Near) -> Option<CompliantPoint> {
+    let phi = near.phi?;
+    let normal = near.normal.try_normalize(1e-300)?;
+    (near.anchor > 0.0).then(|| CompliantPoint {
+        a: link,
+        b: pad.pad_link,
+        point: near.point,
+        normal,
+        force: normal * (near.anchor * phi),
+        normal_stiffness: near.anchor,
+        tangential_stiffness: pad.tangential_ratio * near.anchor,
+        damping: 0.0,
+        friction: pad.friction,
+    })
 }
 
 /// The compliant points and residual torques of `patch`; `target_links[t]` is the link of target
@@ -65,8 +107,35 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
     let mut links: Vec<LinkRef> = target_links.to_vec();
     links.sort();
     links.dedup();
-    let mut regions: Vec<[Region; 4]> = links.iter().map(|_| Default::default()).collect();
+    let mut regions: Vec<Vec<Region>> = links
+        .iter()
+        .map(|_| (0..BINS * BINS).map(|_| Region::default()).collect())
+        .collect();
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for s in pad.lattice.spheres() {
+        lo = [lo[0].min(s.rest_position.x), lo[1].min(s.rest_position.y)];
+        hi = [hi[0].max(s.rest_position.x), hi[1].max(s.rest_position.y)];
+    }
     for (i, sphere) in pad.lattice.spheres().iter().enumerate() {
+        let cell = region_of(sphere.rest_position.x, sphere.rest_position.y, &lo, &hi);
+        if let Some(Some((t, phi, m))) = patch.approaches.get(i) {
+            let near = target_links
+                .get(*t)
+                .and_then(|l| links.binary_search(l).ok())
+                .and_then(|slot| regions.get_mut(slot))
+                .and_then(|r| r.get_mut(cell))
+                .map(|r| &mut r.near);
+            if let (Some(near), Some(q)) = (near, patch.sphere_centers.get(i)) {
+                if *phi <= 0.0 && *phi > -sphere.radius {
+                    near.anchor += pad.anchor_stiffness * sphere.area;
+                    if near.phi.is_none_or(|best| *phi > best) {
+                        near.phi = Some(*phi);
+                        near.point = q.coords;
+                        near.normal = *m;
+                    }
+                }
+            }
+        }
         let Some(Some(t)) = patch.sphere_targets.get(i) else {
             continue;
         };
@@ -81,7 +150,9 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         ) else {
             continue;
         };
-        let region = &mut regions[slot][quadrant(sphere.rest_position.x, sphere.rest_position.y)];
+        let Some(region) = regions.get_mut(slot).and_then(|r| r.get_mut(cell)) else {
+            continue;
+        };
         let anchor = pad.anchor_stiffness * sphere.area;
         let hertz = if phi > 0.0 { 1.5 * fn_i / phi } else { 0.0 };
         region.force += f;
@@ -104,6 +175,7 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         for r in quadrants {
             if r.normal_force <= 0.0 || r.normal_stiffness <= 0.0 {
                 residual += r.moment;
+                points.extend(anticipated(pad, *link, &r.near));
                 continue;
             }
             let Some(normal) = r.normal.try_normalize(1e-300) else {

@@ -41,6 +41,17 @@ impl CslcPad {
             .zip(self.lattice().spheres())
             .map(|(d, s)| -d.dot(&s.normal))
             .collect();
+        // Spheres near a target but not touching it: the linearised surface at the solved field.
+        let approaches: Vec<Option<(usize, f64, Vector3<f64>)>> = prepared
+            .iter()
+            .zip(self.displacements())
+            .map(|(p, d)| {
+                p.surface.map(|s| {
+                    let phi = s.penetration - s.normal.dot(&(d - s.delta));
+                    (s.target, phi, pose.rotation * s.normal)
+                })
+            })
+            .collect();
         let mut bottomed_out = None;
         let states: Vec<_> = (0..n).map(|i| self.final_state(input, prepared, i)).collect();
         for (i, state) in states.into_iter().enumerate() {
@@ -136,6 +147,7 @@ impl CslcPad {
             sphere_forces,
             sphere_centers,
             sphere_targets,
+            approaches,
             sphere_normals,
             penetrations,
             deflections,

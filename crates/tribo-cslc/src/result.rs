@@ -57,6 +57,10 @@ pub struct PatchResult {
     pub sphere_centers: Vec<Point3<f64>>,
     /// Per-sphere index of the touched target (`None` without contact).
     pub sphere_targets: Vec<Option<usize>>,
+    /// Per-sphere nearest target within reach at the end of the step, touching or not:
+    /// `(target, φ, outward normal (world))` with `φ < 0` a gap [m] (the start-of-step tangent
+    /// plane; hosts use it to anticipate contact within the next step).
+    pub approaches: Vec<Option<(usize, f64, Vector3<f64>)>>,
     /// Per-sphere outward normal of the touched target (world; zero without contact).
     pub sphere_normals: Vec<Vector3<f64>>,
     /// Per-sphere penetration `φ_i` [m] (0 without contact).

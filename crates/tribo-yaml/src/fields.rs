@@ -126,9 +126,12 @@ impl<'a> Fields<'a> {
         self.get_value(keys).map(Node::as_str).transpose()
     }
 
-    /// Mark a key as read without using it (keys a format knows and deliberately ignores).
+    /// Mark every one of `keys` that is present as read without using it (keys a format knows
+    /// and deliberately ignores, or keys another reader handles).
     pub fn skip(&self, keys: &[&str]) {
-        let _ = self.get(keys);
+        for key in keys {
+            let _ = self.get(&[key]);
+        }
     }
 
     /// The entries no one asked for, in file order.
