@@ -1,6 +1,6 @@
 #![allow(clippy::panic)]
-//! Book rotation (issue #5): a torque pulse of 30 % of the two patches' friction moment about the
-//! grasp axis. The CSLC patches resist it with their tangential springs: the tilt stays within
+//! Book rotation (issue #5): the book is lifted 5 cm off the table, then a torque pulse of 30 % of
+//! the two patches' friction moment is applied about the grasp axis. The CSLC patches resist it with their tangential springs: the tilt stays within
 //! the paper's ±0.7° and the book stays held. The rigid engines run the same disturbance with a
 //! single ball per pad (`point_pad=sphere`, no rotational stiffness: measured ≈ 31° on all three)
 //! and with the pads' rigid boxes; their metrics are snapshotted whatever they do.
@@ -22,6 +22,8 @@ fn cslc_patches_hold_the_book_within_the_papers_tilt() {
     println!("cslc: max tilt {tilt:.4}°, final {:.4}°", metric(&outcome, "final_tilt_deg"));
     assert!(tilt < 0.7, "max tilt {tilt}° (paper: within 0.7°)");
     assert!(held(&outcome), "the book was dropped");
+    let lift = metric(&outcome, "lift");
+    assert!((lift - 0.05).abs() < 0.005, "lifted {lift} m, expected 0.05 m ± 5 mm");
     insta::assert_snapshot!("book_rotation_cslc", metrics_snapshot(&outcome));
 }
 
