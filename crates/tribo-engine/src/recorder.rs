@@ -78,5 +78,28 @@ fn sample(signal: &SignalSpec, state: &SceneState, contacts: &[ContactRecord], r
             }
             row.extend(total.iter());
         }
+        SignalKind::PadPatch(link) => row.extend(pad_patch(link, contacts)),
     }
+}
+
+/// `[normal force, CoP x, y, z, friction moment, area, peak pressure]` of the patches whose pad
+/// is on `link` (the CoP normal-force-weighted over the touched links; NaN without contact).
+fn pad_patch(link: &tribo_scene::LinkRef, contacts: &[ContactRecord]) -> [f64; 7] {
+    let mut force = 0.0;
+    let mut weighted = nalgebra::Vector3::zeros();
+    let (mut moment, mut area, mut peak) = (0.0, 0.0, 0.0_f64);
+    for c in contacts.iter().filter(|c| c.b == *link) {
+        let Some(p) = &c.patch else { continue };
+        force += c.normal_force;
+        weighted += p.center_of_pressure * c.normal_force;
+        moment += p.friction_moment;
+        area += p.area;
+        peak = p.sphere_pressures.iter().copied().fold(peak, f64::max);
+    }
+    let cop = if force > 0.0 {
+        weighted / force
+    } else {
+        nalgebra::Vector3::repeat(f64::NAN)
+    };
+    [force, cop.x, cop.y, cop.z, moment, area, peak]
 }

@@ -24,6 +24,10 @@ pub enum SignalKind {
     JointPosition(LinkRef),
     /// Total contact force exerted by body `from` on body `on`, N (x, y, z).
     ContactForce { on: usize, from: usize },
+    /// The CSLC patch of the pad(s) on a link, summed over touched links: normal force (N), centre
+    /// of pressure (m, x y z, NaN without contact), friction moment (N·m), contact area (m²) and
+    /// peak sphere pressure (Pa). Engines without pads record no force, no area and a NaN CoP.
+    PadPatch(LinkRef),
 }
 
 impl SignalSpec {
@@ -36,16 +40,29 @@ impl SignalSpec {
             }
             SignalKind::LinkOrientation(_) => xyz(["roll", "pitch", "yaw"]),
             SignalKind::JointPosition(_) => vec![self.name.clone()],
+            SignalKind::PadPatch(_) => [
+                "normal_force",
+                "cop_x",
+                "cop_y",
+                "cop_z",
+                "friction_moment",
+                "area",
+                "peak_pressure",
+            ]
+            .iter()
+            .map(|s| format!("{}.{s}", self.name))
+            .collect(),
         }
     }
 }
 
-const KINDS: [&str; 5] = [
+const KINDS: [&str; 6] = [
     "link_position",
     "link_orientation",
     "link_velocity",
     "joint_position",
     "contact_force",
+    "pad_patch",
 ];
 
 pub fn read_signal(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result<SignalSpec, Diagnostic> {
@@ -62,6 +79,7 @@ pub fn read_signal(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
             let link = find_joint(&bodies[body].model, &reader.text(joint)?, &joint.location)?;
             SignalKind::JointPosition(LinkRef { body, link })
         }
+        "pad_patch" => SignalKind::PadPatch(read_link_ref(&f, bodies, reader)?),
         "contact_force" => {
             let on = body_index(bodies, f.required(&["on"])?, reader)?;
             let from = body_index(bodies, f.required(&["from"])?, reader)?;
@@ -105,6 +123,7 @@ fn default_name(kind: &SignalKind, bodies: &[BodyEntry]) -> String {
             bodies[r.body].name, bodies[r.body].model.links[r.link].joint.name
         ),
         SignalKind::ContactForce { on, from } => format!("force.{}.from.{}", bodies[*on].name, bodies[*from].name),
+        SignalKind::PadPatch(r) => format!("{}.patch", link_name(r)),
     }
 }
 
