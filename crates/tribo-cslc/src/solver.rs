@@ -162,18 +162,16 @@ impl CslcPad {
             .map_or(Point3::origin(), |s| s.rest_position + delta)
     }
 
-    /// Deepest contact of sphere `i` among the targets in `mask`.
-    fn contact_among(
+    /// The deepest (largest `φ = r − distance`) of the targets in `mask` at sphere `i`, touching
+    /// or not: `(target, φ, outward normal in the pad frame)`.
+    fn deepest_among(
         &self,
         pose: &Isometry3<f64>,
         targets: &[&dyn Target],
         i: usize,
         delta: &Vector3<f64>,
         mask: u64,
-    ) -> Option<Contact> {
-        if mask == 0 {
-            return None;
-        }
+    ) -> Option<(usize, f64, Vector3<f64>)> {
         let radius = self.lattice.spheres().get(i)?.radius;
         let world = pose * self.center(i, delta);
         let mut best: Option<(usize, f64)> = None;
@@ -182,16 +180,29 @@ impl CslcPad {
                 continue;
             }
             let phi = radius - target.distance(&world);
-            if phi > 0.0 && best.is_none_or(|(_, deepest)| phi > deepest) {
+            if best.is_none_or(|(_, deepest)| phi > deepest) {
                 best = Some((t, phi));
             }
         }
         let (t, phi) = best?;
         let normal = targets.get(t)?.normal(&world);
-        Some(Contact {
-            target: t,
-            penetration: phi,
-            normal: pose.rotation.inverse() * normal,
+        Some((t, phi, pose.rotation.inverse() * normal))
+    }
+
+    /// Deepest contact of sphere `i` among the targets in `mask` (`None` unless it penetrates).
+    fn contact_among(
+        &self,
+        pose: &Isometry3<f64>,
+        targets: &[&dyn Target],
+        i: usize,
+        delta: &Vector3<f64>,
+        mask: u64,
+    ) -> Option<Contact> {
+        let (target, penetration, normal) = self.deepest_among(pose, targets, i, delta, mask)?;
+        (penetration > 0.0).then_some(Contact {
+            target,
+            penetration,
+            normal,
         })
     }
 
@@ -205,20 +216,11 @@ impl CslcPad {
         delta: &Vector3<f64>,
     ) -> Option<Surface> {
         let radius = self.lattice.spheres().get(i)?.radius;
-        let world = pose * self.center(i, delta);
-        let mut best: Option<(usize, f64)> = None;
-        for (t, target) in targets.iter().enumerate() {
-            let phi = radius - target.distance(&world);
-            if best.is_none_or(|(_, deepest)| phi > deepest) {
-                best = Some((t, phi));
-            }
-        }
-        let (t, phi) = best.filter(|(_, phi)| *phi > -REACH_RADII * radius)?;
-        let normal = targets.get(t)?.normal(&world);
-        Some(Surface {
-            target: t,
-            penetration: phi,
-            normal: pose.rotation.inverse() * normal,
+        let (target, penetration, normal) = self.deepest_among(pose, targets, i, delta, ALL_TARGETS)?;
+        (penetration > -REACH_RADII * radius).then_some(Surface {
+            target,
+            penetration,
+            normal,
             delta: *delta,
         })
     }

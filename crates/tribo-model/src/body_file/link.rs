@@ -8,10 +8,9 @@ use super::joint::{read_joint, JOINT_KEYS};
 use super::keys::typo_warnings;
 use super::mass::{link_mass_properties, COM_KEYS};
 use super::pad::read_pad;
-use super::pose::{isometry, read_rotation, read_translation};
+use super::pose::{isometry, read_placement};
 use super::units::AngleUnit;
 use crate::Link;
-use nalgebra::{Rotation3, Vector3};
 
 /// A link as written, before the tree is assembled (`link.parent` is still `None`).
 pub struct ParsedLink<'a> {
@@ -128,16 +127,7 @@ fn read_link<'a>(node: &'a Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -
     if let Some(p) = parent {
         p.as_name()?;
     }
-    let translation = f
-        .get_value(&["translation"])
-        .map(read_translation)
-        .transpose()?
-        .unwrap_or_else(Vector3::zeros);
-    let rotation = f
-        .get_value(&["rotation"])
-        .map(|n| read_rotation(n, unit))
-        .transpose()?
-        .unwrap_or_else(Rotation3::identity);
+    let (translation, rotation) = read_placement(&f, unit)?;
     let joint = read_joint(&f, unit, joint_name.unwrap_or_else(|| name.clone()), notes)?;
     let material_node = f.get_value(&["material"]);
     let material = material_node.map(|n| n.as_name().map(str::to_string)).transpose()?;

@@ -6,10 +6,9 @@
 //! ```
 //! The pad frame's origin lies on the contact surface with outward normal +Z.
 
-use nalgebra::{Rotation3, Vector3};
 use tribo_yaml::{Error, Fields, Node};
 
-use super::pose::{isometry, read_rotation, read_translation};
+use super::pose::{isometry, read_placement};
 use super::units::AngleUnit;
 use crate::pad::{PadShape, PadSpec};
 
@@ -60,16 +59,7 @@ pub fn read_pad(node: &Node, unit: AngleUnit, extra: &[&str]) -> Result<PadSpec,
             return Err(shape_node.error(format!("unknown pad shape `{other}`{hint}; expected flat or dome")));
         }
     };
-    let translation = f
-        .get_value(&["translation"])
-        .map(read_translation)
-        .transpose()?
-        .unwrap_or_else(Vector3::zeros);
-    let rotation = f
-        .get_value(&["rotation"])
-        .map(|n| read_rotation(n, unit))
-        .transpose()?
-        .unwrap_or_else(Rotation3::identity);
+    let (translation, rotation) = read_placement(&f, unit)?;
     let known: Vec<&str> = PAD_KEYS.iter().chain(extra).copied().collect();
     f.reject_unknown("a pad", &known)?;
     Ok(PadSpec {
@@ -118,6 +108,7 @@ fn read_resolution_pair(node: &Node) -> Result<[usize; 2], Error> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use nalgebra::Vector3;
 
     fn parse(text: &str) -> Result<PadSpec, Error> {
         let doc = tribo_yaml::parse_str(text, "pad.yaml").expect("yaml");

@@ -9,6 +9,21 @@ use super::units::AngleUnit;
 /// Choreonoid rejects rotation axes shorter than this (StdSceneReader `readAngleAxis`).
 const MIN_AXIS_NORM: f64 = 1.0e-6;
 
+/// The optional `translation` and `rotation` of a mapping (zero and identity when absent).
+pub fn read_placement(f: &Fields, unit: AngleUnit) -> Result<(Vector3<f64>, Rotation3<f64>), Error> {
+    let translation = f
+        .get_value(&["translation"])
+        .map(read_translation)
+        .transpose()?
+        .unwrap_or_else(Vector3::zeros);
+    let rotation = f
+        .get_value(&["rotation"])
+        .map(|n| read_rotation(n, unit))
+        .transpose()?
+        .unwrap_or_else(Rotation3::identity);
+    Ok((translation, rotation))
+}
+
 /// `translation`: `[x, y, z]`, or a list of such vectors, which are summed.
 pub fn read_translation(node: &Node) -> Result<Vector3<f64>, Error> {
     let items = node.as_seq().map_err(|_| {
@@ -174,16 +189,7 @@ pub fn read_local_transform(
     context: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<LocalTransform, Error> {
-    let translation = f
-        .get_value(&["translation"])
-        .map(read_translation)
-        .transpose()?
-        .unwrap_or_else(Vector3::zeros);
-    let rotation = f
-        .get_value(&["rotation"])
-        .map(|n| read_rotation(n, unit))
-        .transpose()?
-        .unwrap_or_else(Rotation3::identity);
+    let (translation, rotation) = read_placement(f, unit)?;
     let scale_node = f.get_value(&["scale"]);
     let scale = scale_node.map(read_scale).transpose()?;
     let local = LocalTransform {
