@@ -68,7 +68,7 @@ struct Near {
 }
 
 /// Regions per pad side: the pad's bounding rectangle is cut into `BINS × BINS` cells.
-const BINS: usize = 3;
+const BINS: usize = 2;
 
 /// The region of a sphere at rest position (x, y) in a pad spanning `[lo, hi]` (pad frame).
 fn region_of(x: f64, y: f64, lo: &[f64; 2], hi: &[f64; 2]) -> usize {

@@ -64,11 +64,15 @@ pub fn within_reach(
         let Some(state) = states(link) else { continue };
         let origin = (state.pose * shape.pose).translation.vector;
         let gap = (Vector3::from(center.coords) - origin).norm() - radius - bounding_radius(&shape.geometry);
-        if gap <= margin {
-            out.push(LinkTarget {
-                link,
-                target: posed(shape, &state),
-            });
+        if gap > margin {
+            continue;
+        }
+        // The signed distance is 1-Lipschitz: no point of the pad's ball comes closer than
+        // `distance(center) − radius` (this prunes large shapes, e.g. a floor slab, that the
+        // bounding-ball test keeps).
+        let target = posed(shape, &state);
+        if target.distance(center) - radius <= margin {
+            out.push(LinkTarget { link, target });
         }
     }
     out
