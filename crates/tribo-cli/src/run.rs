@@ -99,10 +99,11 @@ pub fn load_project(args: &ProjectArgs) -> Result<Project, Failure> {
     Ok(project)
 }
 
-/// `--share DIR` (which must be a directory), else tribo's own `share/`.
+/// `--share DIR` (which must be a directory; a relative path is taken from the working
+/// directory, not from the project's), else tribo's own `share/`.
 pub fn share_dir(share: Option<&Path>) -> Result<std::path::PathBuf, Failure> {
     match share {
-        Some(dir) if dir.is_dir() => Ok(dir.to_path_buf()),
+        Some(dir) if dir.is_dir() => Ok(std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())),
         Some(dir) => Err(Failure::input(format!("--share {}: not a directory", dir.display()))),
         None => Ok(tribo_scene::default_share_dir()),
     }

@@ -28,7 +28,7 @@ pub use metrics::{MetricResult, MetricValue};
 pub use options::EngineOptions;
 pub use recorder::Trajectory;
 pub use registry::Registry;
-pub use replay::{Replay, ReplayContact, ReplayFrame};
+pub use replay::{PadPressure, PadTrack, PressureFrame, PressureTrack, Replay, ReplayContact, ReplayFrame};
 pub use report::StepReport;
 pub use runner::{run, RunError, RunOptions, RunOutcome, SolverSummary};
 pub use state::{BodyState, LinkState, SceneState};
