@@ -1,5 +1,5 @@
 //! CSLC lattice sweep speed: a 30 × 30 flat pad (h = 1 mm) pressed by a sphere (R = 50 mm, about
-//! 0.2 mm deep, μ = 0.5), one `CslcPad::step` per iteration, default solver settings
+//! 0.2 mm deep, μ = 0.5 and frictionless), one `CslcPad::step` per iteration, default solver settings
 //! (`CslcParams::default()`: tolerance, iteration cap) with each [`Acceleration`], the default
 //! one first.
 //!
@@ -7,7 +7,10 @@
 //! with a twist consistent with the pose change, so a warm-started step has real work to do
 //! (a static target would converge in zero iterations). Modes:
 //! - `warm`: the displacement field persists between steps (the normal use);
-//! - `cold`: `CslcPad::reset` before every step (solve from δ = 0).
+//! - `cold`: `CslcPad::reset` before every step (solve from δ = 0). `reset` also forgets the
+//!   contact history, so with friction a cold step has no stick anchors to carry: every touching
+//!   sphere sticks at zero shear, an easier problem than the warm step's sliding patch. The
+//!   frictionless runs compare the two starts on the same problem.
 //!
 //! Each mode runs inside a rayon `ThreadPool` of 1 and of 2 threads (`pool.install`).
 //! Throughput is sphere updates per second = spheres × `PatchResult::iterations` / time; criterion
@@ -29,7 +32,6 @@ const SPACING: f64 = 1e-3;
 const BALL: f64 = 0.05;
 const CYCLE: usize = 64;
 const DT: f64 = 1e-3;
-const FRICTION: f64 = 0.5;
 
 /// Centre of the indenter at phase `k` of the cycle.
 fn ball_centre(k: usize) -> Vector3<f64> {
@@ -57,8 +59,9 @@ fn pad(acceleration: Acceleration) -> CslcPad {
     CslcPad::new(lattice, params).expect("pad")
 }
 
-/// One step at phase `k`; returns the iterations and whether the solve converged.
-fn step(pad: &mut CslcPad, k: usize, cold: bool) -> (usize, bool) {
+/// One step at phase `k` with friction coefficient `friction`; returns the iterations and whether
+/// the solve converged.
+fn step(pad: &mut CslcPad, k: usize, cold: bool, friction: f64) -> (usize, bool) {
     if cold {
         pad.reset();
     }
@@ -68,7 +71,7 @@ fn step(pad: &mut CslcPad, k: usize, cold: bool) -> (usize, bool) {
         pad_pose: Isometry3::identity(),
         pad_twist: Twist::default(),
         targets: &targets,
-        friction: FRICTION,
+        friction,
         dt: DT,
     };
     let result = pad.step(&input).expect("step");
@@ -78,14 +81,14 @@ fn step(pad: &mut CslcPad, k: usize, cold: bool) -> (usize, bool) {
 
 /// Direct measurement over `cycles` whole cycles (after one cycle of warm-up): (mean iterations
 /// per step, seconds per step, steps that did not converge).
-fn measure(pad: &mut CslcPad, cold: bool, cycles: usize) -> (f64, f64, usize) {
+fn measure(pad: &mut CslcPad, cold: bool, friction: f64, cycles: usize) -> (f64, f64, usize) {
     for k in 0..CYCLE {
-        step(pad, k, cold);
+        step(pad, k, cold, friction);
     }
     let start = Instant::now();
     let (mut iterations, mut failed) = (0, 0);
     for k in 0..cycles * CYCLE {
-        let (count, converged) = step(pad, k, cold);
+        let (count, converged) = step(pad, k, cold, friction);
         iterations += count;
         failed += usize::from(!converged);
     }
@@ -107,36 +110,39 @@ fn lattice_sweep(c: &mut Criterion) {
         .filter(|a| *a != default),
     );
     for acceleration in accelerations {
-        let mut group = c.benchmark_group(format!("cslc_step_30x30_sphere/{acceleration:?}"));
-        for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("thread pool");
-            for (mode, cold) in [("warm", false), ("cold", true)] {
-                let mut pad = pad(acceleration);
-                let cycles = 4;
-                let (mean_iterations, seconds, failed) = pool.install(|| measure(&mut pad, cold, cycles));
-                println!(
-                    "cslc 30x30 {acceleration:?} {mode} start, {threads} thread(s): {mean_iterations:.1} iterations/step, \
-                     {:.3} ms/step, {:.2e} sphere updates/s, {failed} of {} steps not converged",
-                    seconds * 1e3,
-                    spheres as f64 * mean_iterations / seconds,
-                    cycles * CYCLE
-                );
-                group.throughput(Throughput::Elements((spheres as f64 * mean_iterations).round() as u64));
-                let mut k = 0;
-                group.bench_function(BenchmarkId::new(mode, format!("{threads} thread(s)")), |b| {
-                    pool.install(|| {
-                        b.iter(|| {
-                            k += 1;
-                            step(&mut pad, k, cold)
+        for friction in [0.5, 0.0] {
+            let mut group = c.benchmark_group(format!("cslc_step_30x30_sphere/{acceleration:?}/mu={friction}"));
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("thread pool");
+                for (mode, cold) in [("warm", false), ("cold", true)] {
+                    let mut pad = pad(acceleration);
+                    let cycles = 4;
+                    let (mean_iterations, seconds, failed) = pool.install(|| measure(&mut pad, cold, friction, cycles));
+                    println!(
+                        "cslc 30x30 {acceleration:?} μ = {friction} {mode} start, {threads} thread(s): \
+                         {mean_iterations:.1} iterations/step, {:.3} ms/step, {:.2e} sphere updates/s, \
+                         {failed} of {} steps not converged",
+                        seconds * 1e3,
+                        spheres as f64 * mean_iterations / seconds,
+                        cycles * CYCLE
+                    );
+                    group.throughput(Throughput::Elements((spheres as f64 * mean_iterations).round() as u64));
+                    let mut k = 0;
+                    group.bench_function(BenchmarkId::new(mode, format!("{threads} thread(s)")), |b| {
+                        pool.install(|| {
+                            b.iter(|| {
+                                k += 1;
+                                step(&mut pad, k, cold, friction)
+                            })
                         })
-                    })
-                });
+                    });
+                }
             }
+            group.finish();
         }
-        group.finish();
     }
 }
 
