@@ -29,6 +29,10 @@
 //!
 //! **Friction**: μ = dynamic friction when the tangential slip speed before the step exceeds the
 //! slip threshold (1e-4 m/s, AIST), else static friction.
+//!
+//! **Load sharing**: when a link pair has two or more resting rigid points (rigid rows without a
+//! restitution target), they are marked `shares_load` for the solver's load-sharing sweeps
+//! (solve.rs); a lone point has no load to share within its pair.
 
 use nalgebra::{Isometry3, Matrix3, Matrix3xX, Vector3};
 use tribo_lcp::ContactFriction;
@@ -68,6 +72,9 @@ pub(crate) struct ContactRow {
     pub cfm: Vector3<f64>,
     /// Index into the step's compliant points, for rows built from them.
     pub compliant: Option<usize>,
+    /// One of two or more resting rigid points (no restitution target) of its link pair: its
+    /// normal takes part in the load-sharing sweeps (solve.rs).
+    pub shares_load: bool,
     /// The point in link a's carrier frame (to match warm starts).
     pub local_a: Vector3<f64>,
 }
@@ -167,6 +174,7 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
         let kept = cull(points, &culling);
         let (stiffness, damping) = pair_compliance(ctx.scene, a, b);
         let share = 1.0 / kept.len().max(1) as f64;
+        let first = rows.len();
         for raw in kept {
             let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
                 continue;
@@ -183,10 +191,12 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
             } else {
                 params.static_friction
             };
-            let (target, cfm) = if stiffness > 0.0 || damping > 0.0 {
-                compliant_target(&raw, stiffness * share, damping * share, ctx.dt)
+            let (target, cfm, resting) = if stiffness > 0.0 || damping > 0.0 {
+                let (target, cfm) = compliant_target(&raw, stiffness * share, damping * share, ctx.dt);
+                (target, cfm, false)
             } else {
-                rigid_target(ctx, &raw, params.restitution, -before.x)
+                let (target, impact) = rigid_target(ctx, &raw, params.restitution, -before.x);
+                (target, 0.0, !impact)
             };
             rows.push(ContactRow {
                 a,
@@ -202,11 +212,17 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
                 bias: free - Vector3::new(target, 0.0, 0.0),
                 cfm: Vector3::new(cfm, 0.0, 0.0),
                 compliant: None,
+                shares_load: resting,
                 local_a: view_a
                     .carrier_pose(a.link)
                     .inverse_transform_point(&raw.point.into())
                     .coords,
             });
+        }
+        // A pair's load is shared only among two or more resting points.
+        let pair_rows = &mut rows[first..];
+        if pair_rows.iter().filter(|r| r.shares_load).count() < 2 {
+            pair_rows.iter_mut().for_each(|r| r.shares_load = false);
         }
     }
     rows
@@ -247,6 +263,7 @@ pub(crate) fn compliant_rows(
             bias: free - target,
             cfm,
             compliant: Some(index),
+            shares_load: false,
             local_a: view_a
                 .carrier_pose(a.link)
                 .inverse_transform_point(&point.point.into())
@@ -256,8 +273,8 @@ pub(crate) fn compliant_rows(
     Ok(rows)
 }
 
-/// Normal target of a rigid contact (module docs).
-fn rigid_target(ctx: &BuildContext, raw: &RawPoint, restitution: f64, approach: f64) -> (f64, f64) {
+/// Normal target of a rigid contact (module docs), and whether Newton's restitution set it.
+fn rigid_target(ctx: &BuildContext, raw: &RawPoint, restitution: f64, approach: f64) -> (f64, bool) {
     let (o, h) = (ctx.options, ctx.dt);
     let mut target = if raw.depth >= 0.0 {
         o.erp * (raw.depth - o.contact_slop).max(0.0) / h
@@ -266,10 +283,11 @@ fn rigid_target(ctx: &BuildContext, raw: &RawPoint, restitution: f64, approach: 
     };
     let threshold = (2.0 * ctx.scene.gravity.norm() * h).max(o.restitution_threshold);
     let closes = raw.depth >= 0.0 || approach * h > -raw.depth;
-    if restitution > 0.0 && approach > threshold && closes {
+    let impact = restitution > 0.0 && approach > threshold && closes;
+    if impact {
         target = target.max(restitution * approach);
     }
-    (target, 0.0)
+    (target, impact)
 }
 
 /// Normal target and compliance of a spring-damper contact (module docs).

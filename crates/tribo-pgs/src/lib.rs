@@ -16,7 +16,8 @@
 //!    contact frames, Jacobian rows, normal targets (stabilisation, restitution, compliance).
 //! 5. `solve` (solve.rs): the Delassus operator `A = J M̃⁻¹ Jᵀ` in block-sparse form (bodies couple
 //!    contacts only through shared bodies), warm-started projected Gauss–Seidel with the exact
-//!    circular cone (or a pyramid/box), or Lemke for small polyhedral problems.
+//!    circular cone (or a pyramid/box), or Lemke for small polyhedral problems; a few load-sharing
+//!    sweeps come first (see *Load sharing* below).
 //! 6. `integrate` (integrate.rs): `v⁺ = v_free + M̃⁻¹ Jᵀ λ`, `q⁺ = q ⊕ h v⁺` (semi-implicit
 //!    Euler); non-finite or absurd velocities (> 1e4) are a divergence naming the body, and the
 //!    last good state is kept.
@@ -33,6 +34,17 @@
 //!   `max(2 |g| h, restitution_threshold)` (AIST).
 //! - **Friction**: μ = dynamic friction when the slip speed before the step exceeds
 //!   `slip_threshold` (1e-4 m/s, AIST), else static friction.
+//! - **Load sharing**: a rigid face contact's points can carry the same wrench with any spread of
+//!   normal load, and projected Gauss–Seidel from zero piles it on the first point it visits,
+//!   leaving the others without friction (a grasped book then pivots about one corner of the
+//!   finger plates whatever the squeeze). Before each rigid solve, at most 5 sweeps go to the LCP
+//!   plus `ε C (λₙ − λₙ⁰)` on each link pair's resting rigid points (two or more, no restitution
+//!   target): `C = I − 1 1ᵀ / n` (deviation from the pair's mean), λₙ⁰ the warm start,
+//!   `ε = load_sharing ×` the pair's mean normal Delassus diagonal. New contacts start spread like
+//!   equal springs and later changes are spread as evenly as the mechanics allows; the rigid solve
+//!   that follows keeps the answer a solution of the rigid LCP. Lemke solves the load-sharing
+//!   problem instead (velocities then off by `ε C (λₙ − λₙ⁰)`, zero once settled). A box held
+//!   between two plates at 1.5 × its Coulomb limit turns < 1e-8° in 1 s (without: 82°).
 //! - **Culling** (AIST, per link pair): `cullingDepth`, `cullingDistance`,
 //!   `max_num_contact_points` from the contact material's extras, else the engine options.
 //! - **Compliance**: a material with `stiffness`/`damping` > 0 turns the normal row into an
@@ -43,7 +55,7 @@
 //! Link velocities are those of the link frame origin (world). Contact records: every point with
 //! λₙ > 0, normal from a to b, depth ≥ 0 when overlapping, normal force λₙ / h and friction force
 //! on b. `StepReport`: `contacts` = contact points (LCP size 3 × contacts), `iterations` = PGS
-//! sweeps (Lemke pivots), `residual` = natural-map residual ‖λ − Π(λ − w)‖∞,
+//! sweeps, load-sharing ones included (Lemke pivots), `residual` = natural-map residual ‖λ − Π(λ − w)‖∞,
 //! `complementarity` = tribo-lcp's complementarity error (max |λᵢ wᵢ| plus the friction
 //! dissipation gap); a solve stopped at the iteration cap adds a warning.
 //!
@@ -78,6 +90,7 @@
 //! | `culling_depth` | default `cullingDepth` | m | 0.05 | > 0 |
 //! | `max_num_contact_points` | default `max_num_contact_points` per link pair and normal cluster | – | 4 | ≥ 0 |
 //! | `lemke_max_contacts` | contacts above which `lemke` refuses a step | – | 64 | ≥ 1 |
+//! | `load_sharing` | load-sharing weight ε / (mean normal Delassus diagonal); 0 turns it off | – | 1 | ≥ 0 |
 //!
 //! # Determinism
 //! Single-threaded; ordered containers (`BTreeMap` by link pair) and stable sorts keyed by

@@ -29,6 +29,7 @@ pub(crate) struct PgsOptions {
     pub culling_depth: f64,
     pub max_num_contact_points: usize,
     pub lemke_max_contacts: usize,
+    pub load_sharing: f64,
 }
 
 impl Default for PgsOptions {
@@ -49,11 +50,12 @@ impl Default for PgsOptions {
             culling_depth: 0.05,
             max_num_contact_points: 4,
             lemke_max_contacts: 64,
+            load_sharing: 1.0,
         }
     }
 }
 
-const KNOWN_KEYS: [&str; 15] = [
+const KNOWN_KEYS: [&str; 16] = [
     "solver",
     "friction_cone",
     "iterations",
@@ -69,6 +71,7 @@ const KNOWN_KEYS: [&str; 15] = [
     "culling_depth",
     "max_num_contact_points",
     "lemke_max_contacts",
+    "load_sharing",
 ];
 
 const SOLVERS: [(&str, SolverKind); 2] = [("pgs", SolverKind::Pgs), ("lemke", SolverKind::Lemke)];
@@ -122,6 +125,12 @@ impl PgsOptions {
             culling_depth: fields.real_or("culling_depth", d.culling_depth, |x| x > 0.0, "must be positive")?,
             max_num_contact_points: fields.count_or("max_num_contact_points", d.max_num_contact_points, 0)?,
             lemke_max_contacts: fields.count_or("lemke_max_contacts", d.lemke_max_contacts, 1)?,
+            load_sharing: fields.real_or(
+                "load_sharing",
+                d.load_sharing,
+                |x| x.is_finite() && x >= 0.0,
+                "must be a finite number ≥ 0",
+            )?,
         };
         if let (SolverKind::Lemke, Some(node), FrictionModel::Cone) = (parsed.solver, solver_node, parsed.friction_cone)
         {
@@ -158,7 +167,7 @@ mod tests {
             "solver: lemke\nfriction_cone: pyramid8\niterations: 30\ntolerance: 1e-6\nover_relaxation: 1.3\n\
              erp: 0.1\ncontact_slop: 0.001\ncontact_margin: 0.002\nrestitution_threshold: 0.01\n\
              slip_threshold: 0.001\nself_collision: true\nculling_distance: 0.01\nculling_depth: 0.1\n\
-             max_num_contact_points: 2\nlemke_max_contacts: 10\n",
+             max_num_contact_points: 2\nlemke_max_contacts: 10\nload_sharing: 0.5\n",
         )
         .expect("valid options");
         let expected = PgsOptions {
@@ -177,6 +186,7 @@ mod tests {
             culling_depth: 0.1,
             max_num_contact_points: 2,
             lemke_max_contacts: 10,
+            load_sharing: 0.5,
         };
         assert_eq!(o, expected);
     }

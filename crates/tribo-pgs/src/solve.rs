@@ -8,11 +8,32 @@
 //! Gauss–Seidel (tribo-lcp `Pgs`) or, for small problems with a polyhedral cone, Lemke's method.
 //! **Warm start**: each contact starts from last step's impulse of the same link pair at the
 //! nearest previous point (within 1 cm in link a's frame), re-expressed in the new contact frame.
+//!
+//! **Load sharing.** With rigid contacts the normal impulses of a face contact's points are not
+//! unique: the four corners of a box on a face, or of two finger plates squeezing a book, carry
+//! the same wrench with their load spread evenly or piled on one corner. Gauss–Seidel from zero
+//! piles it on the first point it visits (the others see no approach left), the warm start keeps
+//! it there, and that solution is a legitimate one of the rigid LCP (Lemke finds the like) — but
+//! the unloaded points have no friction, so a grasp pivots about the loaded corner however hard it
+//! squeezes. The physical spread is the one of a slightly elastic interface. So each step, before
+//! the rigid solve, a few sweeps ([`LOAD_SHARING_SWEEPS`]) go to the *load-sharing problem*: the
+//! same LCP plus, on the normal rows of each link pair whose resting rigid points (no restitution
+//! target) number n ≥ 2, the term `ε C (λₙ − λₙ⁰)` with `C = I − 1 1ᵀ / n` (deviation from the
+//! pair's mean), λₙ⁰ the warm start and `ε = load_sharing ×` the mean of the pair's normal
+//! Delassus diagonals. C leaves a pair's total normal impulse alone; the term makes any change of
+//! the pair's distribution cost ε: from no warm start (new contacts) the load starts out spread
+//! like equal springs, later changes are spread as evenly as the mechanics allows, and a warm
+//! start that already solves the step is left as it is (the term vanishes there). The rigid solve
+//! then starts from that λ, so the step's answer is still a solution of the rigid LCP, to the
+//! usual tolerance. Lemke, which cannot be warm-started, solves the load-sharing problem itself:
+//! its velocities then carry the term's `ε C (λₙ − λₙ⁰)`, zero once the distribution settles.
 
 use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
-use tribo_lcp::{solve_contacts_lemke, BlockSparseDelassus, ContactProblem, LemkeOptions, Pgs, SolveReport};
+use tribo_lcp::{
+    solve_contacts_lemke, BlockSparseDelassus, ContactFriction, ContactProblem, LemkeOptions, Pgs, SolveReport,
+};
 use tribo_multibody::VelocityStep;
 use tribo_scene::LinkRef;
 
@@ -27,14 +48,26 @@ pub(crate) struct BodyRows {
     pub jacobian: DMatrix<f64>,
 }
 
+/// Projected Gauss–Seidel sweeps on the load-sharing problem before each rigid solve (module docs).
+pub(crate) const LOAD_SHARING_SWEEPS: usize = 5;
+
 /// The assembled problem.
 pub(crate) struct Assembled {
     pub problem: ContactProblem<BlockSparseDelassus>,
+    /// The load-sharing problem (module docs), when some link pair has two or more resting rigid
+    /// points and `load_sharing` > 0.
+    pub sharing: Option<ContactProblem<BlockSparseDelassus>>,
     pub bodies: Vec<BodyRows>,
 }
 
-/// Stacks every dynamic body's rows and sums the Delassus blocks.
-pub(crate) fn assemble(rows: &[ContactRow], steps: &[Option<VelocityStep>]) -> Result<Assembled, String> {
+/// Stacks every dynamic body's rows and sums the Delassus blocks; with `load_sharing` > 0 also
+/// builds the load-sharing problem around the warm start `warm` (module docs).
+pub(crate) fn assemble(
+    rows: &[ContactRow],
+    steps: &[Option<VelocityStep>],
+    load_sharing: f64,
+    warm: &DVector<f64>,
+) -> Result<Assembled, String> {
     let mut per_body: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (c, row) in rows.iter().enumerate() {
         for side in [&row.side_a, &row.side_b].into_iter().flatten() {
@@ -80,22 +113,83 @@ pub(crate) fn assemble(rows: &[ContactRow], steps: &[Option<VelocityStep>]) -> R
             delassus.add_block(c, c, &Matrix3::from_diagonal(&row.cfm));
         }
     }
-    let frictions = rows.iter().map(|r| r.friction).collect();
+    let frictions: Vec<ContactFriction> = rows.iter().map(|r| r.friction).collect();
+    let sharing = if load_sharing > 0.0 && rows.iter().any(|r| r.shares_load) {
+        Some(sharing_problem(&delassus, &bias, &frictions, rows, load_sharing, warm)?)
+    } else {
+        None
+    };
     let problem = ContactProblem::new(delassus, bias, frictions).map_err(|e| e.to_string())?;
-    Ok(Assembled { problem, bodies })
+    Ok(Assembled {
+        problem,
+        sharing,
+        bodies,
+    })
 }
 
-/// Solves the problem; `lambda` holds the warm start on entry.
+/// The step's problem plus `ε C (λₙ − λₙ⁰)` on each link pair's load-sharing normal rows
+/// (module docs): `ε C` joins the Delassus blocks, `−ε C λₙ⁰` the free velocity.
+fn sharing_problem(
+    delassus: &BlockSparseDelassus,
+    bias: &DVector<f64>,
+    frictions: &[ContactFriction],
+    rows: &[ContactRow],
+    kappa: f64,
+    warm: &DVector<f64>,
+) -> Result<ContactProblem<BlockSparseDelassus>, String> {
+    let mut pairs: BTreeMap<(LinkRef, LinkRef), Vec<usize>> = BTreeMap::new();
+    for (c, row) in rows.iter().enumerate().filter(|(_, row)| row.shares_load) {
+        pairs.entry((row.a, row.b)).or_default().push(c);
+    }
+    let (mut shared, mut free) = (delassus.clone(), bias.clone());
+    let normal = |c: usize| warm.get(3 * c).copied().unwrap_or(0.0);
+    for members in pairs.values() {
+        let n = members.len() as f64;
+        let epsilon = kappa * members.iter().map(|&c| delassus.block(c, c)[(0, 0)]).sum::<f64>() / n;
+        let mean = members.iter().map(|&c| normal(c)).sum::<f64>() / n;
+        for &i in members {
+            if let Some(b) = free.get_mut(3 * i) {
+                *b -= epsilon * (normal(i) - mean);
+            }
+            for &j in members {
+                let mut block = Matrix3::zeros();
+                block[(0, 0)] = if i == j {
+                    epsilon * (1.0 - 1.0 / n)
+                } else {
+                    -epsilon / n
+                };
+                shared.add_block(i, j, &block);
+            }
+        }
+    }
+    ContactProblem::new(shared, free, frictions.to_vec()).map_err(|e| e.to_string())
+}
+
+/// Solves the problem; `lambda` holds the warm start on entry. With a load-sharing problem, PGS
+/// first gives it `sharing` (at most [`LOAD_SHARING_SWEEPS`] sweeps) and Lemke solves it instead
+/// of the rigid one (module docs); the report's iterations count both PGS runs.
 pub(crate) fn solve(
     assembled: &Assembled,
     lambda: &mut DVector<f64>,
     pgs: &mut Pgs,
+    sharing: &mut Pgs,
     options: &PgsOptions,
 ) -> Result<SolveReport, String> {
     match options.solver {
-        SolverKind::Pgs => pgs
-            .solve_contacts(&assembled.problem, lambda)
-            .map_err(|e| e.to_string()),
+        SolverKind::Pgs => {
+            let mut sweeps = 0;
+            if let Some(problem) = &assembled.sharing {
+                sweeps = sharing
+                    .solve_contacts(problem, lambda)
+                    .map_err(|e| e.to_string())?
+                    .iterations;
+            }
+            let mut report = pgs
+                .solve_contacts(&assembled.problem, lambda)
+                .map_err(|e| e.to_string())?;
+            report.iterations += sweeps;
+            Ok(report)
+        }
         SolverKind::Lemke => {
             let count = assembled.problem.contact_count();
             if count > options.lemke_max_contacts {
@@ -105,8 +199,9 @@ pub(crate) fn solve(
                     options.lemke_max_contacts
                 ));
             }
+            let problem = assembled.sharing.as_ref().unwrap_or(&assembled.problem);
             let (solution, report) =
-                solve_contacts_lemke(&assembled.problem, &LemkeOptions::default()).map_err(|e| e.to_string())?;
+                solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(|e| e.to_string())?;
             *lambda = solution;
             Ok(report)
         }

@@ -18,7 +18,7 @@ use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, Contac
 use crate::integrate::advance;
 use crate::options::PgsOptions;
 use crate::readout::{body_state, contact_records};
-use crate::solve::{assemble, solve, WarmStart};
+use crate::solve::{assemble, solve, WarmStart, LOAD_SHARING_SWEEPS};
 
 type Twist = (Vector3<f64>, Vector3<f64>);
 
@@ -36,6 +36,8 @@ pub struct PgsEngine {
     time: f64,
     steps: u64,
     pgs: Pgs,
+    /// The load-sharing sweeps before each rigid solve (solve.rs).
+    sharing: Pgs,
     warm_start: WarmStart,
     /// Set once a step diverged: further steps are refused.
     diverged: Option<StepError>,
@@ -115,6 +117,10 @@ impl PgsEngine {
             tolerance: options.tolerance,
             max_iterations: options.iterations,
         });
+        let sharing = Pgs::new(LcpOptions {
+            max_iterations: LOAD_SHARING_SWEEPS,
+            ..pgs.options
+        });
         Ok(PgsEngine {
             scene,
             options,
@@ -126,6 +132,7 @@ impl PgsEngine {
             time: 0.0,
             steps: 0,
             pgs,
+            sharing,
             warm_start: WarmStart::default(),
             diverged: None,
             excluded: BTreeSet::new(),
@@ -233,10 +240,10 @@ impl PgsEngine {
             Ok(rows)
         })
         .map_err(Failure::Other)?;
-        let (pgs, warm_start, options) = (&mut self.pgs, &self.warm_start, &self.options);
+        let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
         let (assembled, lambda, solve_report) = report.time("solve", || {
-            let assembled = assemble(&rows, &velocity_steps).map_err(Failure::Other)?;
             let mut lambda = warm_start.initial(&rows);
+            let assembled = assemble(&rows, &velocity_steps, options.load_sharing, &lambda).map_err(Failure::Other)?;
             let solve_report = if rows.is_empty() {
                 tribo_lcp::SolveReport {
                     iterations: 0,
@@ -245,7 +252,7 @@ impl PgsEngine {
                     converged: true,
                 }
             } else {
-                solve(&assembled, &mut lambda, pgs, options).map_err(Failure::Other)?
+                solve(&assembled, &mut lambda, pgs, sharing, options).map_err(Failure::Other)?
             };
             Ok((assembled, lambda, solve_report))
         })?;
@@ -406,7 +413,7 @@ impl Engine for PgsEngine {
             report.warnings.push(format!(
                 "the contact solver stopped at its iteration cap ({}) before reaching its tolerance \
                  (the step report carries the residual)",
-                solved.iterations
+                self.options.iterations
             ));
         }
         Ok(report)
