@@ -1,13 +1,13 @@
 #![allow(clippy::panic)]
 //! Choreonoid's SR1 walk (SR1.body + SR1WalkPattern1.seq + SR1WalkPatternController's PD law,
-//! read from ../shared/choreonoid) on every engine: it walks the 13.4 s pattern without falling
+//! kept in share/choreonoid) on every engine: it walks the 13.4 s pattern without falling
 //! on the default table, and its stance feet slide with Choreonoid's SlippyMaterialSet. On the
 //! default table its WAIST travels what the pattern's kinematics imply (within 15 %).
 
 use tribo_tests::{expected, load, metric, metrics_snapshot, run};
 
 const PROJECT: &str = "tests/fixtures/sr1-walk/sr1-walk.yaml";
-const SLIPPY: &str = "../shared/choreonoid/materials/SlippyMaterialSet.yaml";
+const SLIPPY: &str = "share/choreonoid/materials/SlippyMaterialSet.yaml";
 
 fn fell(outcome: &tribo_engine::RunOutcome) -> bool {
     let m = outcome.metrics.iter().find(|m| m.name == "fell").expect("fell metric");

@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-/// Run `tribo` from the workspace root (so sample and `../shared` paths read as in the README).
+/// Run `tribo` from the workspace root (so sample and `share/` paths read as in the README).
 fn tribo(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tribo"))
         .args(args)
@@ -19,7 +19,7 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-const DEFAULT_TABLE: &str = "../shared/choreonoid/materials/default-materials.yaml";
+const DEFAULT_TABLE: &str = "share/choreonoid/materials/default-materials.yaml";
 
 #[test]
 fn materials_pair_ground_ball_is_the_explicit_entry() {
@@ -45,7 +45,7 @@ fn materials_pair_ball_ball_is_the_fallback() {
 
 #[test]
 fn slippy_set_merged_over_the_default_drops_sole_friction() {
-    let slippy = "../shared/choreonoid/materials/SlippyMaterialSet.yaml";
+    let slippy = "share/choreonoid/materials/SlippyMaterialSet.yaml";
     let o = tribo(&["materials", DEFAULT_TABLE, slippy, "--pair", "Ground", "Sole", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
@@ -55,7 +55,7 @@ fn slippy_set_merged_over_the_default_drops_sole_friction() {
 
 #[test]
 fn check_sr1_reports_links_joints_and_mass() {
-    let o = tribo(&["check", "../shared/choreonoid/model/SR1.body", "--json"]);
+    let o = tribo(&["check", "share/choreonoid/model/SR1.body", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
     assert_eq!(v["links"], 30);

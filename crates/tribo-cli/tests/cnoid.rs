@@ -1,11 +1,10 @@
 //! `tribo run` and `tribo check` on a Choreonoid `.cnoid` project (Choreonoid's SR1WalkSlippy
-//! sample in `../shared/choreonoid`; skipped when that directory is absent).
+//! sample, kept with its model, motion and tables in `share/choreonoid`).
 
-use std::path::Path;
 use std::process::{Command, Output};
 
-const SHARE: &str = "../shared/choreonoid";
-const PROJECT: &str = "../shared/choreonoid/SR1WalkSlippy.cnoid";
+const SHARE: &str = "share/choreonoid";
+const PROJECT: &str = "share/choreonoid/SR1WalkSlippy.cnoid";
 
 /// Run `tribo` from the workspace root.
 fn tribo(args: &[&str]) -> Output {
@@ -16,16 +15,6 @@ fn tribo(args: &[&str]) -> Output {
         .expect("run tribo")
 }
 
-fn present() -> bool {
-    let found = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .join(PROJECT)
-        .is_file();
-    if !found {
-        eprintln!("skipped: {PROJECT} is absent");
-    }
-    found
-}
-
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).expect("json")
@@ -33,9 +22,6 @@ fn json(o: &Output) -> serde_json::Value {
 
 #[test]
 fn run_sr1_walk_slippy_on_pgs() {
-    if !present() {
-        return;
-    }
     let o = tribo(&[
         "run", PROJECT, "--share", SHARE, "--time", "0.1", "--engine", "pgs", "--json", "--quiet",
     ]);
@@ -57,9 +43,6 @@ fn run_sr1_walk_slippy_on_pgs() {
 
 #[test]
 fn check_sr1_walk_slippy() {
-    if !present() {
-        return;
-    }
     let v = json(&tribo(&["check", PROJECT, "--share", SHARE, "--json"]));
     assert_eq!(v["kind"], "project");
     assert_eq!(v["name"], "SR1WalkSlippy");

@@ -33,7 +33,7 @@ fn bench_scene(c: &mut Criterion, group: &str, scene: &std::sync::Arc<tribo_scen
 }
 
 fn engines(c: &mut Criterion) {
-    let (sr1, sr1_commands) = sr1_standing(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/choreonoid"));
+    let (sr1, sr1_commands) = sr1_standing(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../share/choreonoid"));
     bench_scene(c, "sr1_standing", &sr1, &sr1_commands);
     let pile = box_pile(10, 10, 5, 0.1, 0.002);
     let pile_commands = idle(&pile);

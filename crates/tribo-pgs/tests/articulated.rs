@@ -74,7 +74,7 @@ fn implicit_pd_is_stable_at_sr1_gains() {
 
 #[test]
 fn sr1_stands_for_five_seconds() {
-    let (s, commands) = sr1_standing(std::path::Path::new("../../../shared/choreonoid"));
+    let (s, commands) = sr1_standing(std::path::Path::new("../../share/choreonoid"));
     let mut sim = engine(&PgsFactory, &s);
     let z0 = root_position(sim.state(), 1).z;
     let mut worst: f64 = 0.0;

@@ -1,6 +1,5 @@
-//! Choreonoid `.cnoid` projects: Choreonoid's SR1WalkSlippy sample (from `../shared/choreonoid`,
-//! skipped when that directory is absent) and small projects in `tests/fixtures/cnoid/` that use
-//! tribo's own `share/`.
+//! Choreonoid `.cnoid` projects: Choreonoid's SR1WalkSlippy sample (kept in `share/choreonoid`)
+//! and small projects in `tests/fixtures/cnoid/` that use tribo's own `share/`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,15 +16,9 @@ fn tribo_share() -> PathBuf {
     manifest().join("../../share")
 }
 
-/// Choreonoid's files as the workspace keeps them, if present.
-fn choreonoid() -> Option<PathBuf> {
-    let dir = manifest().join("../../../shared/choreonoid");
-    if dir.join("SR1WalkSlippy.cnoid").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: {} is absent", dir.display());
-        None
-    }
+/// Choreonoid's files as the repository keeps them (`share/choreonoid`, MIT licence beside them).
+fn choreonoid() -> PathBuf {
+    manifest().join("../../share/choreonoid")
 }
 
 fn options(share: PathBuf, overrides: &[(&str, &str)]) -> LoadOptions {
@@ -62,7 +55,7 @@ fn has(lines: &[String], wanted: &str) -> bool {
 
 #[test]
 fn sr1_walk_slippy_becomes_a_tribo_project() {
-    let Some(dir) = choreonoid() else { return };
+    let dir = choreonoid();
     let path = dir.join("SR1WalkSlippy.cnoid");
     let project = Project::load(&path, &options(dir.clone(), &[])).expect("SR1WalkSlippy.cnoid loads");
     let scene = &project.scene;
@@ -163,7 +156,7 @@ fn sr1_walk_slippy_becomes_a_tribo_project() {
 
 #[test]
 fn sr1_files_are_found_next_to_the_project_without_a_share_directory() {
-    let Some(dir) = choreonoid() else { return };
+    let dir = choreonoid();
     // tribo's share/ has neither SR1.body nor the pattern: they come from the project's directory
     // (model/, motion/, materials/), and each such find is reported.
     let project = Project::load(&dir.join("SR1WalkSlippy.cnoid"), &options(tribo_share(), &[])).expect("loads");
@@ -187,7 +180,7 @@ fn sr1_files_are_found_next_to_the_project_without_a_share_directory() {
 
 #[test]
 fn the_high_gain_simulator_wants_a_pattern_the_share_lacks() {
-    let Some(dir) = choreonoid() else { return };
+    let dir = choreonoid();
     let path = dir.join("SR1WalkSlippy.cnoid");
     let opts = options(dir.clone(), &[("simulator", "AISTSimulator-HighGain")]);
     let project = Project::load(&path, &opts).expect("loads");
