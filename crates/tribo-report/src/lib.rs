@@ -7,6 +7,7 @@
 //!   per-pad pressure maps over time.
 //! - [`write_sweep_report`]: every metric against every swept parameter, one line per engine.
 
+mod fonts;
 mod format;
 mod html;
 mod plots;

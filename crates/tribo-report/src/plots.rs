@@ -1,7 +1,7 @@
 //! Line plots (one line per engine) drawn with plotters, written as SVG and PNG.
 //!
-//! Text in both formats is drawn with the system's `sans-serif` font through fontconfig (the CI
-//! machine installs `fonts-dejavu-core`); the SVG keeps its labels as `<text>` elements.
+//! Text is drawn with the embedded DejaVu Sans ([`crate::fonts`]); the SVG keeps its labels as
+//! `<text>` elements.
 
 use std::path::{Path, PathBuf};
 
@@ -174,13 +174,14 @@ fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 fn draw<DB: DrawingBackend>(plot: &LinePlot, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<(), String> {
+    crate::fonts::ensure_registered()?;
     let text = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(text)?;
     let all = plot.series.iter().flat_map(|s| s.points.iter());
     let (x0, x1) = range(all.clone().map(|p| p.0));
     let (y0, y1) = range(all.map(|p| p.1));
     let mut chart = ChartBuilder::on(root)
-        .caption(&plot.title, ("sans-serif", 20))
+        .caption(&plot.title, (crate::fonts::FAMILY, 20))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)

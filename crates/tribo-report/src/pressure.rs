@@ -301,10 +301,11 @@ fn draw_pressure<DB: DrawingBackend>(
     map: &PressureMap,
     root: &DrawingArea<DB, plotters::coord::Shift>,
 ) -> Result<(), String> {
+    crate::fonts::ensure_registered()?;
     let text = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(text)?;
     let root = root
-        .titled(&format!("pressure: {}", map.title()), ("sans-serif", 18))
+        .titled(&format!("pressure: {}", map.title()), (crate::fonts::FAMILY, 18))
         .map_err(text)?;
     let width = root.dim_in_pixel().0;
     let (left, right) = root.split_horizontally(width.saturating_sub(160));
@@ -333,7 +334,7 @@ fn draw_pressure<DB: DrawingBackend>(
                 "at its peak total normal force {:.3} N, t = {:.3} s",
                 map.peak_force, map.peak_time
             ),
-            ("sans-serif", 14),
+            (crate::fonts::FAMILY, 14),
         )
         .margin(12)
         .x_label_area_size(40)
@@ -345,8 +346,8 @@ fn draw_pressure<DB: DrawingBackend>(
         .disable_mesh()
         .x_desc("x in the pad frame (mm)")
         .y_desc("y (mm)")
-        .label_style(("sans-serif", 13))
-        .axis_desc_style(("sans-serif", 14))
+        .label_style((crate::fonts::FAMILY, 13))
+        .axis_desc_style((crate::fonts::FAMILY, 14))
         .draw()
         .map_err(text)?;
     chart
@@ -371,8 +372,8 @@ fn draw_pressure<DB: DrawingBackend>(
         .disable_mesh()
         .disable_x_axis()
         .y_desc("pressure (Pa)")
-        .y_label_style(("sans-serif", 13))
-        .axis_desc_style(("sans-serif", 14))
+        .y_label_style((crate::fonts::FAMILY, 13))
+        .axis_desc_style((crate::fonts::FAMILY, 14))
         .y_label_formatter(&|v| pascal(*v))
         .draw()
         .map_err(text)?;
