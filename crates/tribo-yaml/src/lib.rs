@@ -15,14 +15,18 @@
 //! - [`Fields`], a mapping reader that remembers which keys were read so the rest can be kept as
 //!   engine-specific extras or reported as unknown with the closest known key ([`closest`]).
 
+mod alias_budget;
+mod builder;
 mod error;
 mod fields;
 mod load;
+mod map_builder;
 mod node;
 mod suggest;
 
+pub use alias_budget::{ALIAS_NODES_FLOOR, ALIAS_NODES_PER_WRITTEN_NODE};
 pub use error::{Diagnostic, Error, Location, Severity};
 pub use fields::Fields;
-pub use load::{parse_file, parse_str};
+pub use load::{parse_file, parse_file_with_warnings, parse_str, parse_str_with_warnings, Document};
 pub use node::{Map, MapEntry, Node, Value};
 pub use suggest::{closest, did_you_mean};

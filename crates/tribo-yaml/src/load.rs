@@ -1,29 +1,51 @@
-//! Building the located tree from yaml-rust2's marked event stream.
+//! Reading YAML text into a located tree: the entry points.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
+use yaml_rust2::parser::Parser;
 
-use crate::{Error, Location, Map, MapEntry, Node, Value};
+use crate::builder::TreeBuilder;
+use crate::{Diagnostic, Error, Location, Node, Value};
 
-/// Read and parse a YAML file. The file name in locations is the path as given.
+/// A parsed file: its tree and the warnings reading it gave (duplicate keys: the last one wins,
+/// as in Choreonoid, but a silently dropped value is usually a mistake).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    pub root: Node,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Read and parse a YAML file. The file name in locations is the path as given. Warnings are
+/// dropped; [`parse_file_with_warnings`] keeps them.
 pub fn parse_file(path: &Path) -> Result<Node, Error> {
+    parse_file_with_warnings(path).map(|doc| doc.root)
+}
+
+/// Parse YAML text; `file` names it in locations. An empty document is a `Null` node. Warnings
+/// are dropped; [`parse_str_with_warnings`] keeps them.
+pub fn parse_str(text: &str, file: &str) -> Result<Node, Error> {
+    parse_str_with_warnings(text, file).map(|doc| doc.root)
+}
+
+/// [`parse_file`], with the warnings.
+pub fn parse_file_with_warnings(path: &Path) -> Result<Document, Error> {
     let name: Arc<str> = path.display().to_string().into();
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::error(Location::file(Arc::clone(&name)), format!("cannot read file: {e}")))?;
     parse_named(&text, name)
 }
 
-/// Parse YAML text; `file` names it in locations. An empty document is a `Null` node.
-pub fn parse_str(text: &str, file: &str) -> Result<Node, Error> {
+/// [`parse_str`], with the warnings.
+pub fn parse_str_with_warnings(text: &str, file: &str) -> Result<Document, Error> {
     parse_named(text, file.into())
 }
 
-fn parse_named(text: &str, file: Arc<str>) -> Result<Node, Error> {
-    let mut builder = TreeBuilder::new(Arc::clone(&file));
+/// The parse itself. A UTF-8 byte order mark, which some editors write at the start of a file,
+/// is not part of the document (YAML 1.2 §5.2); columns on the first line do not count it.
+fn parse_named(text: &str, file: Arc<str>) -> Result<Document, Error> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut builder = TreeBuilder::new(text, Arc::clone(&file));
     let mut parser = Parser::new_from_str(text);
     if let Err(e) = parser.load(&mut builder, false) {
         let m = e.marker();
@@ -35,224 +57,24 @@ fn parse_named(text: &str, file: Arc<str>) -> Result<Node, Error> {
     if let Some(err) = builder.error {
         return Err(err);
     }
-    Ok(builder.root.unwrap_or(Node {
+    let root = builder.root.unwrap_or(Node {
         value: Value::Null,
         location: Location::new(&file, 1, 1),
-    }))
+    });
+    Ok(Document {
+        root,
+        warnings: builder.warnings,
+    })
 }
 
 fn syntax_message(info: &str) -> String {
     format!("invalid YAML: {info}")
 }
 
-enum Frame {
-    Seq {
-        items: Vec<Node>,
-        location: Location,
-        anchor: usize,
-    },
-    Map {
-        pairs: Vec<(Node, Node)>,
-        key: Option<Node>,
-        location: Location,
-        anchor: usize,
-    },
-}
-
-struct TreeBuilder {
-    file: Arc<str>,
-    stack: Vec<Frame>,
-    anchors: HashMap<usize, Node>,
-    root: Option<Node>,
-    error: Option<Error>,
-}
-
-impl TreeBuilder {
-    fn new(file: Arc<str>) -> Self {
-        TreeBuilder {
-            file,
-            stack: Vec::new(),
-            anchors: HashMap::new(),
-            root: None,
-            error: None,
-        }
-    }
-
-    fn location(&self, mark: Marker) -> Location {
-        Location::new(&self.file, mark.line(), mark.col() + 1)
-    }
-
-    fn fail(&mut self, err: Error) {
-        if self.error.is_none() {
-            self.error = Some(err);
-        }
-    }
-
-    /// A finished node goes to its parent (or becomes the document root) and, if anchored, is
-    /// remembered for later aliases.
-    fn finish(&mut self, node: Node, anchor: usize) {
-        if anchor != 0 {
-            self.anchors.insert(anchor, node.clone());
-        }
-        match self.stack.last_mut() {
-            None => {
-                if self.root.is_none() {
-                    self.root = Some(node);
-                }
-            }
-            Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { pairs, key, .. }) => match key.take() {
-                None => *key = Some(node),
-                Some(k) => pairs.push((k, node)),
-            },
-        }
-    }
-
-    fn close_map(&mut self, pairs: Vec<(Node, Node)>, mut location: Location) -> Node {
-        // yaml-rust2 marks a block mapping where its first `:` is; the mapping starts at its first
-        // key (a flow mapping's `{` already comes first).
-        if let Some((first_key, _)) = pairs.first() {
-            let k = &first_key.location;
-            if (k.line, k.col) < (location.line, location.col) {
-                location = k.clone();
-            }
-        }
-        let mut map = Map::default();
-        let mut merges = Vec::new();
-        for (key, value) in pairs {
-            let text = match &key.value {
-                Value::Scalar { text, quoted } => {
-                    if text == "<<" && !quoted {
-                        merges.push(value);
-                        continue;
-                    }
-                    text.clone()
-                }
-                Value::Null => String::new(),
-                _ => {
-                    self.fail(key.error(format!("mapping keys must be text, found {}", key.kind_name())));
-                    continue;
-                }
-            };
-            map.set(MapEntry {
-                key: text,
-                key_location: key.location,
-                value,
-            });
-        }
-        // `<<` merge (choreonoid-formats.md §0): explicit keys win; earlier sources win over later.
-        for source in merges {
-            match source.value {
-                Value::Map(m) => m.entries.into_iter().for_each(|e| map.set_if_absent(e)),
-                Value::Seq(items) => {
-                    for item in items {
-                        match item.value {
-                            Value::Map(m) => m.entries.into_iter().for_each(|e| map.set_if_absent(e)),
-                            _ => self.fail(item.error(format!(
-                                "a `<<` merge list must hold mappings, found {}",
-                                item.kind_name()
-                            ))),
-                        }
-                    }
-                }
-                _ => self.fail(source.error(format!(
-                    "a `<<` merge key needs a mapping or a list of mappings, found {}",
-                    source.kind_name()
-                ))),
-            }
-        }
-        Node {
-            value: Value::Map(map),
-            location,
-        }
-    }
-}
-
-impl MarkedEventReceiver for TreeBuilder {
-    fn on_event(&mut self, ev: Event, mark: Marker) {
-        let location = self.location(mark);
-        match ev {
-            Event::Scalar(text, style, anchor, _tag) => {
-                let quoted = !matches!(style, TScalarStyle::Plain);
-                let is_null = !quoted && matches!(text.as_str(), "" | "~" | "null" | "Null" | "NULL");
-                let value = if is_null {
-                    Value::Null
-                } else {
-                    Value::Scalar { text, quoted }
-                };
-                self.finish(Node { value, location }, anchor);
-            }
-            Event::Alias(id) => {
-                // yaml-rust2 rejects aliases of unknown anchors itself; an anchor that is still
-                // open (a mapping aliasing its own anchor) is not yet in the table.
-                match self.anchors.get(&id).cloned() {
-                    Some(node) => self.finish(node, 0),
-                    None => {
-                        self.fail(Error::error(
-                            location.clone(),
-                            "an alias refers to an anchor that is not complete here (recursive alias?)",
-                        ));
-                        self.finish(
-                            Node {
-                                value: Value::Null,
-                                location,
-                            },
-                            0,
-                        );
-                    }
-                }
-            }
-            Event::SequenceStart(anchor, _) => {
-                self.stack.push(Frame::Seq {
-                    items: Vec::new(),
-                    location,
-                    anchor,
-                });
-            }
-            Event::MappingStart(anchor, _) => {
-                self.stack.push(Frame::Map {
-                    pairs: Vec::new(),
-                    key: None,
-                    location,
-                    anchor,
-                });
-            }
-            Event::SequenceEnd => {
-                if let Some(Frame::Seq {
-                    items,
-                    location,
-                    anchor,
-                }) = self.stack.pop()
-                {
-                    self.finish(
-                        Node {
-                            value: Value::Seq(items),
-                            location,
-                        },
-                        anchor,
-                    );
-                }
-            }
-            Event::MappingEnd => {
-                if let Some(Frame::Map {
-                    pairs,
-                    location,
-                    anchor,
-                    ..
-                }) = self.stack.pop()
-                {
-                    let node = self.close_map(pairs, location);
-                    self.finish(node, anchor);
-                }
-            }
-            Event::StreamStart | Event::StreamEnd | Event::DocumentStart | Event::DocumentEnd | Event::Nothing => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Map, Severity, ALIAS_NODES_FLOOR};
 
     fn map(node: &Node) -> &Map {
         node.as_map().expect("mapping")
@@ -347,5 +169,126 @@ mod tests {
         assert_eq!(items[5].as_bool().ok(), Some(true));
         assert_eq!(items[6].as_bool().ok(), Some(false));
         assert!(items[0].as_bool().is_err());
+    }
+
+    #[test]
+    fn non_finite_numbers_have_one_message() {
+        let doc = parse_str("[.inf, -.inf, .nan, 1e400, 2]", "n.yaml").expect("parse");
+        let items = doc.as_seq().expect("seq");
+        let messages: Vec<String> = items[..4]
+            .iter()
+            .map(|n| n.as_finite().expect_err("not finite").to_string())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "n.yaml:1:2: expected a finite number, found `.inf`",
+                "n.yaml:1:8: expected a finite number, found `-.inf`",
+                "n.yaml:1:15: expected a finite number, found `.nan`",
+                "n.yaml:1:21: expected a finite number, found `1e400`",
+            ]
+        );
+        assert!(items[..4].iter().all(Node::is_non_finite_number));
+        assert_eq!(items[4].as_finite().ok(), Some(2.0));
+        assert!(!items[4].is_non_finite_number());
+        let err = doc.as_vec3().expect_err("not three numbers");
+        assert!(err.message.contains("a list of 3 numbers"), "{err}");
+    }
+
+    /// The classic "billion laughs": nine levels of ten aliases each, under half a kilobyte of
+    /// text that would expand to 10⁹ nodes.
+    fn billion_laughs() -> String {
+        let mut text = format!("a: &a [{}]\n", ["lol"; 10].join(", "));
+        for (prev, name) in "abcdefgh".chars().zip("bcdefghi".chars()) {
+            text += &format!("{name}: &{name} [{}]\n", vec![format!("*{prev}"); 10].join(", "));
+        }
+        text
+    }
+
+    #[test]
+    fn alias_bombs_are_refused_at_the_alias_that_crosses_the_limit() {
+        let text = billion_laughs();
+        assert!(text.len() < 1_500, "{} bytes", text.len());
+        let err = parse_str(&text, "bomb.yaml").expect_err("an alias bomb is refused");
+        // Aliases before line 5 copy 110 + 1110 + 11110 nodes; each `*d` copies 11111 more, and
+        // the eighth on line 5 (`e: &e [*d, *d, …`, column 8 + 4·7) crosses 100000.
+        assert_eq!(err.to_string().split(": ").next(), Some("bomb.yaml:5:36"), "{err}");
+        assert!(err.message.starts_with("the alias `*d` copies 11111 nodes"), "{err}");
+        assert!(
+            err.message.contains(&format!("past the limit of {ALIAS_NODES_FLOOR}")),
+            "{err}"
+        );
+        assert!(err.message.contains("billion laughs"), "{err}");
+    }
+
+    #[test]
+    fn aliases_within_the_budget_are_copied() {
+        // Four levels of ten (aliases copy 110 + 1110 + 11110 nodes) stay within the floor.
+        let text: String = billion_laughs().lines().take(4).map(|l| format!("{l}\n")).collect();
+        let doc = parse_str(&text, "ok.yaml").expect("within the budget");
+        let d = map(&doc).get("d").expect("d").as_seq().expect("seq");
+        assert_eq!(d.len(), 10);
+        assert_eq!(d[9].as_seq().map(<[Node]>::len).ok(), Some(10));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_key() {
+        let doc = parse_str("\u{feff}friction: 0.5\n", "bom.yaml").expect("parse");
+        let entry = map(&doc).entry("friction").expect("the key without the mark");
+        assert_eq!((entry.key_location.line, entry.key_location.col), (1, 1));
+
+        let path = std::env::temp_dir().join(format!("tribo-yaml-bom-{}.yaml", std::process::id()));
+        std::fs::write(&path, "\u{feff}materials: [A]\n").expect("write a temporary file");
+        let doc = parse_file(&path);
+        std::fs::remove_file(&path).expect("remove the temporary file");
+        assert!(map(&doc.expect("parse")).contains("materials"));
+    }
+
+    #[test]
+    fn duplicate_keys_warn_and_the_last_one_wins() {
+        let text = "a:\n    friction: 0.3\n    friction: 0.4\nb: &B {x: 1, x: 2}\nc: *B\nd: *B\n";
+        let doc = parse_str_with_warnings(text, "f.yaml").expect("parse");
+        let a = map(map(&doc.root).get("a").expect("a"));
+        assert_eq!(a.get("friction").and_then(|n| n.as_f64().ok()), Some(0.4));
+        let messages: Vec<String> = doc.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "f.yaml:3:5: warning: duplicate key `friction` overrides the one at line 2; the last one wins",
+                "f.yaml:4:14: warning: duplicate key `x` overrides the one at line 4, column 8; the last one wins",
+            ],
+            "one warning per mapping as written, however often it is aliased"
+        );
+        assert!(doc.warnings.iter().all(|w| w.severity == Severity::Warning));
+        assert!(
+            parse_str_with_warnings("a: 1\nb: {<<: {a: 2}, a: 3}\n", "m.yaml")
+                .expect("parse")
+                .warnings
+                .is_empty(),
+            "a key that replaces a merged one is not a duplicate"
+        );
+    }
+
+    #[test]
+    fn large_mappings_build_in_linear_time() {
+        // 100000 keys and a duplicate of each: a linear search per key would make ~10¹⁰ key
+        // comparisons; the hash index makes 2·10⁵ lookups.
+        let n = 100_000;
+        let mut text = String::new();
+        for pass in 0..2 {
+            for i in 0..n {
+                text += &format!("k{i}: {pass}\n");
+            }
+        }
+        let doc = parse_str_with_warnings(&text, "big.yaml").expect("parse");
+        let m = map(&doc.root);
+        assert_eq!(m.len(), n);
+        assert_eq!(doc.warnings.len(), n);
+        assert_eq!(m.entries[0].key, "k0", "keys keep their first place");
+        assert_eq!(
+            m.get("k99999").and_then(|v| v.as_i64().ok()),
+            Some(1),
+            "the last value wins"
+        );
     }
 }

@@ -60,21 +60,6 @@ impl Map {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
-
-    /// Insert or replace (last wins, as Choreonoid's `Mapping::insertSub`).
-    pub(crate) fn set(&mut self, entry: MapEntry) {
-        match self.entries.iter_mut().find(|e| e.key == entry.key) {
-            Some(existing) => *existing = entry,
-            None => self.entries.push(entry),
-        }
-    }
-
-    /// Insert only if the key is absent (merged keys never replace explicit ones).
-    pub(crate) fn set_if_absent(&mut self, entry: MapEntry) {
-        if !self.contains(&entry.key) {
-            self.entries.push(entry);
-        }
-    }
 }
 
 impl Node {
@@ -133,14 +118,22 @@ impl Node {
         parse_number(text).ok_or_else(|| self.expected("a number"))
     }
 
-    /// A finite number.
+    /// A finite number. `.inf`, `-.inf` and `.nan` are numbers but not finite: "expected a
+    /// finite number, found `.inf`", the scalar as written.
     pub fn as_finite(&self) -> Result<f64, Error> {
         let v = self.as_f64()?;
         if v.is_finite() {
             Ok(v)
         } else {
-            Err(self.error(format!("expected a finite number, found {v}")))
+            Err(self.expected("a finite number"))
         }
+    }
+
+    /// Whether this is a number that is not finite (`.inf`, `-.inf`, `.nan`): a reader that falls
+    /// back to other readings when [`as_finite`](Self::as_finite) fails (formulas, words) should
+    /// report the `as_finite` error for these instead.
+    pub fn is_non_finite_number(&self) -> bool {
+        self.as_f64().is_ok_and(|v| !v.is_finite())
     }
 
     /// An integer (`3`, `-1`, `0x10`).

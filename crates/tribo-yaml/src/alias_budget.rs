@@ -1,0 +1,117 @@
+//! A bound on the nodes that aliases copy into the tree.
+//!
+//! Every alias is a full copy of its anchor's subtree, so a small file whose anchors alias each
+//! other in levels (`a: &a [x, x, …]`, `b: &b [*a, *a, …]`, … — "billion laughs") would expand to
+//! billions of nodes. Like go-yaml and other careful YAML readers, the reader refuses a document
+//! whose aliases produce too many nodes compared with the document itself.
+
+use crate::{Error, Location};
+
+/// Nodes aliases may always produce, whatever the size of the document.
+pub const ALIAS_NODES_FLOOR: usize = 100_000;
+
+/// Beyond the floor, aliases may produce this many nodes per node written in the file.
+pub const ALIAS_NODES_PER_WRITTEN_NODE: usize = 10;
+
+/// Counts the nodes written in the text and the nodes copied by aliases.
+///
+/// The rule: when an alias is met, the nodes aliases have produced so far plus the alias's own
+/// subtree may not exceed `max(ALIAS_NODES_FLOOR, ALIAS_NODES_PER_WRITTEN_NODE × written)`, where
+/// `written` counts the scalars, lists, mappings and aliases read from the text up to that alias.
+/// Ordinary files (a few shared link shapes or material presets) stay far below the floor, and a
+/// refused document has cost at most that many node copies, so it fails in milliseconds.
+#[derive(Debug, Default)]
+pub(crate) struct AliasBudget {
+    written: usize,
+    expanded: usize,
+}
+
+impl AliasBudget {
+    /// One node read from the text (a scalar, the start of a list or mapping, or an alias).
+    pub fn written(&mut self) {
+        self.written += 1;
+    }
+
+    /// The most nodes aliases may produce with the document read so far.
+    pub fn limit(&self) -> usize {
+        ALIAS_NODES_FLOOR.max(ALIAS_NODES_PER_WRITTEN_NODE.saturating_mul(self.written))
+    }
+
+    /// Account for an alias copying `size` nodes at `location`; an error if that crosses the limit.
+    /// `name` gives the alias as written (`*b`) for the message, when it can be recovered.
+    pub fn expand(
+        &mut self,
+        size: usize,
+        location: &Location,
+        name: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Error> {
+        let total = self.expanded.saturating_add(size);
+        let limit = self.limit();
+        if total > limit {
+            let alias = name().map_or_else(|| "this alias".to_string(), |n| format!("the alias `{n}`"));
+            return Err(Error::error(
+                location.clone(),
+                format!(
+                    "{alias} copies {size} nodes, which brings the nodes made by aliases to {total}, past the limit \
+                     of {limit} ({ALIAS_NODES_PER_WRITTEN_NODE} × the {} nodes written so far, at least \
+                     {ALIAS_NODES_FLOOR}); every alias is a full copy of its anchor, and aliases nested in levels \
+                     (a \"billion laughs\" file) would exhaust memory",
+                    self.written
+                ),
+            ));
+        }
+        self.expanded = total;
+        Ok(())
+    }
+}
+
+/// The alias written at 1-based `line` and `col` of `text` (`*name`), if it is there.
+pub(crate) fn alias_name_at(text: &str, line: usize, col: usize) -> Option<String> {
+    let line_text = text.lines().nth(line.checked_sub(1)?)?;
+    let rest: String = line_text.chars().skip(col.checked_sub(1)?).collect();
+    let name: String = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}'))
+        .collect();
+    (name.starts_with('*') && name.len() > 1).then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn the_limit_grows_with_the_document_above_the_floor() {
+        let mut budget = AliasBudget::default();
+        assert_eq!(budget.limit(), ALIAS_NODES_FLOOR);
+        for _ in 0..20_000 {
+            budget.written();
+        }
+        assert_eq!(budget.limit(), 200_000);
+    }
+
+    #[test]
+    fn crossing_the_limit_is_a_located_error() {
+        let file: Arc<str> = "b.yaml".into();
+        let at = Location::new(&file, 3, 4);
+        let mut budget = AliasBudget::default();
+        budget
+            .expand(ALIAS_NODES_FLOOR, &at, || None)
+            .expect("exactly the floor is allowed");
+        let err = budget
+            .expand(1, &at, || Some("*c".to_string()))
+            .expect_err("one more is not");
+        assert_eq!(err.location, at);
+        assert!(err.message.starts_with("the alias `*c` copies 1 nodes"), "{err}");
+        assert!(err.message.contains("past the limit of 100000"), "{err}");
+    }
+
+    #[test]
+    fn alias_names_are_read_from_the_text() {
+        let text = "a: &a [x]\nb: [*a, *a]\n";
+        assert_eq!(alias_name_at(text, 2, 5).as_deref(), Some("*a"));
+        assert_eq!(alias_name_at(text, 2, 1), None);
+        assert_eq!(alias_name_at(text, 9, 1), None);
+    }
+}
