@@ -71,7 +71,7 @@ pub fn read_body(
     let root = model.root();
     let mut translation = root.offset.translation.vector;
     if let Some(n) = f.get_value(&["translation"]) {
-        translation = reader.vec3(n)?;
+        translation = reader.translation(n)?;
     }
     let mut rotation = root.offset.rotation;
     if let Some(n) = f.get_value(&["rotation"]) {

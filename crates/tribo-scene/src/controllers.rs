@@ -277,7 +277,7 @@ fn waypoints(node: &Node, body: &BodyEntry, reader: &Reader) -> Result<Vec<Waypo
             return Err(item.error("waypoint times must increase"));
         }
         let translation = match w.get_value(&["translation"]) {
-            Some(n) => reader.vec3(n)?,
+            Some(n) => reader.translation(n)?,
             None => out.last().map_or(body.root_pose.translation.vector, |p| p.translation),
         };
         let rotation = match w.get_value(&["rotation"]) {

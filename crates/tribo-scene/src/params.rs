@@ -123,6 +123,16 @@ impl Parameters {
             })?;
             let value = ParamValue::parse(text);
             match (&param.default, &value) {
+                (ParamValue::Number(_), ParamValue::Number(v)) if !v.is_finite() => {
+                    return Err(Diagnostic::error(
+                        origin.clone(),
+                        format!(
+                            "parameter `{name}` (--set {name}={}): expected a finite number, found `{}`",
+                            text.trim(),
+                            text.trim()
+                        ),
+                    ))
+                }
                 (ParamValue::Number(_), ParamValue::Text(t)) => {
                     return Err(Diagnostic::error(
                         origin.clone(),
@@ -155,9 +165,11 @@ impl Parameters {
     }
 }
 
+/// A number, else a word. A number that is not finite (`.inf`, `1e400`) is an error rather than
+/// the word `.inf`.
 fn scalar_value(node: &Node) -> Result<ParamValue, Diagnostic> {
-    if let Ok(v) = node.as_finite() {
-        return Ok(ParamValue::Number(v));
+    if let Ok(v) = node.as_f64() {
+        return node.as_finite().map(|_| ParamValue::Number(v));
     }
     match &node.value {
         Value::Scalar { text, .. } => Ok(ParamValue::Text(text.clone())),

@@ -31,10 +31,14 @@ impl Reader<'_> {
             .extend(fields.unknown_key_warnings(context, known));
     }
 
-    /// A number: a literal, or a formula of the parameters (see [`crate::expr`]).
+    /// A number: a literal, or a formula of the parameters (see [`crate::expr`]). A literal that
+    /// is a number but not finite (`.inf`, `1e400`) is an error, not a formula; a formula's error
+    /// is located at its character (columns count characters, as tribo-yaml's do).
     pub fn number(&self, node: &Node) -> Result<f64, Diagnostic> {
-        if let Ok(v) = node.as_finite() {
-            return Ok(v);
+        match node.as_f64() {
+            Ok(v) if v.is_finite() => return Ok(v),
+            Ok(_) => return node.as_finite(),
+            Err(_) => {}
         }
         let Value::Scalar { text, quoted } = &node.value else {
             return Err(node.error(format!("expected a number or a formula, found {}", node.kind_name())));
@@ -72,6 +76,30 @@ impl Reader<'_> {
             self.number(&items[1])?,
             self.number(&items[2])?,
         ))
+    }
+
+    /// A translation: `[x, y, z]`, or a list of such vectors composed in order (summed), as a
+    /// `.body` `translation` may be written (tribo-model's `read_translation`). Each number may be
+    /// a formula.
+    pub fn translation(&self, node: &Node) -> Result<Vector3<f64>, Diagnostic> {
+        let items = node.as_seq().map_err(|_| {
+            node.error(format!(
+                "expected a translation [x, y, z] or a list of them, found {}",
+                node.kind_name()
+            ))
+        })?;
+        if !items.first().is_some_and(|n| matches!(n.value, Value::Seq(_))) {
+            return self.vec3(node);
+        }
+        let mut sum = Vector3::zeros();
+        for item in items {
+            sum += self.vec3(item)?;
+        }
+        if sum.iter().all(|v| v.is_finite()) {
+            Ok(sum)
+        } else {
+            Err(node.error("the translation is too large to represent"))
+        }
     }
 
     /// A rotation written as an axis-angle `[ax, ay, az, angle_deg]` (degrees, like a `.cnoid`
@@ -123,7 +151,7 @@ impl Reader<'_> {
                 let hint = closest(name, known.iter().map(String::as_str))
                     .map(|c| format!(" (did you mean `{c}`?)"))
                     .unwrap_or_default();
-                let col = node.location.col + offset + start + 2;
+                let col = node.location.col + raw[..offset + start + 2].chars().count();
                 Diagnostic::error(
                     Location {
                         col,
@@ -182,6 +210,13 @@ impl ExprContext for Reader<'_> {
             "g" => Some(self.g),
             "pi" => Some(std::f64::consts::PI),
             _ => None,
+        }
+    }
+
+    fn not_a_number(&self, name: &str) -> Option<String> {
+        match self.parameters.get(name)? {
+            crate::ParamValue::Text(t) => Some(format!("parameter `{name}` is a word (`{t}`), not a number")),
+            crate::ParamValue::Number(_) => None,
         }
     }
 
