@@ -10,9 +10,11 @@ mod controller;
 pub mod controllers;
 mod engine;
 mod ignored;
+mod limits;
 pub mod metrics;
 mod options;
 mod recorder;
+mod recording;
 mod registry;
 mod replay;
 mod report;
@@ -24,11 +26,17 @@ pub use contact::{ContactRecord, PatchDetail};
 pub use controller::{Control, ControlInput, Controller};
 pub use engine::{BuildError, Engine, EngineFactory, MaterialParameter, StepError};
 pub use ignored::{ignored_parameter_warnings, used_parameters};
+pub use limits::{check_step_count, step_count, TooManySteps, MAX_STEPS};
 pub use metrics::{MetricResult, MetricValue};
 pub use options::EngineOptions;
 pub use recorder::Trajectory;
+pub use recording::{CsvSink, RowSink, MAX_TRAJECTORY_ROWS};
 pub use registry::Registry;
-pub use replay::{PadPressure, PadTrack, PressureFrame, PressureTrack, Replay, ReplayContact, ReplayFrame};
+pub use replay::{
+    PadPressure, PadTrack, PressureFrame, PressureTrack, Replay, ReplayContact, ReplayFrame, MAX_REPLAY_FRAMES,
+};
 pub use report::StepReport;
-pub use runner::{run, RunError, RunOptions, RunOutcome, SolverSummary};
+pub use runner::{
+    planned_steps, run, run_with, RunError, RunHooks, RunOptions, RunOutcome, SolverSummary, MAX_WARNINGS,
+};
 pub use state::{BodyState, LinkState, SceneState};

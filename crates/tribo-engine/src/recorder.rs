@@ -26,10 +26,7 @@ impl Trajectory {
     /// Append the values of `signals` at time `t`.
     pub fn record(&mut self, t: f64, signals: &[SignalSpec], state: &SceneState, contacts: &[ContactRecord]) {
         let mut row = Vec::with_capacity(self.columns.len());
-        row.push(t);
-        for signal in signals {
-            sample(signal, state, contacts, &mut row);
-        }
+        sample_row(t, signals, state, contacts, &mut row);
         self.rows.push(row);
     }
 
@@ -39,13 +36,7 @@ impl Trajectory {
         let mut out = self.columns.join(",");
         out.push('\n');
         for row in &self.rows {
-            for (i, v) in row.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                let _ = write!(out, "{v}");
-            }
-            out.push('\n');
+            csv_line(row, &mut out);
         }
         out
     }
@@ -55,6 +46,27 @@ impl Trajectory {
         let i = self.columns.iter().position(|c| c == name)?;
         Some(self.rows.iter().map(|r| r[i]).collect())
     }
+}
+
+/// Replace `row` with `t` and the values of `signals` (the columns of [`Trajectory::new`]).
+pub fn sample_row(t: f64, signals: &[SignalSpec], state: &SceneState, contacts: &[ContactRecord], row: &mut Vec<f64>) {
+    row.clear();
+    row.push(t);
+    for signal in signals {
+        sample(signal, state, contacts, row);
+    }
+}
+
+/// Append `row` to `out` as one CSV line (shortest round-trip numbers, `\n`-terminated), as
+/// [`Trajectory::to_csv`] writes it.
+pub fn csv_line(row: &[f64], out: &mut String) {
+    for (i, v) in row.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{v}");
+    }
+    out.push('\n');
 }
 
 fn sample(signal: &SignalSpec, state: &SceneState, contacts: &[ContactRecord], row: &mut Vec<f64>) {

@@ -10,6 +10,11 @@ use crate::{ContactRecord, SceneState};
 /// long the run.
 pub const MAX_PRESSURE_FRAMES: usize = 600;
 
+/// Replay frames a run keeps at most: when a capture would exceed it, the runner calls
+/// [`Replay::halve`] and captures half as often, so memory stays bounded however long the run.
+/// (`tribo compare` asks for at most 20 000 frames, so its runs never reach it.)
+pub const MAX_REPLAY_FRAMES: usize = 40_000;
+
 /// Poses and contacts sampled every `interval` seconds of simulated time.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Replay {
@@ -78,6 +83,32 @@ impl Replay {
             .collect();
         self.frames.push(ReplayFrame { time, poses, contacts });
     }
+
+    /// Keep every other frame (the first, third, …) and double the interval. A kept frame takes
+    /// the contacts of the stronger (larger total force) of itself and the frame it absorbs, so a
+    /// brief impact still shows.
+    pub fn halve(&mut self) {
+        let frames = std::mem::take(&mut self.frames);
+        let mut kept = Vec::with_capacity(frames.len() / 2 + 1);
+        let mut it = frames.into_iter();
+        while let Some(mut a) = it.next() {
+            if let Some(b) = it.next() {
+                if total_force(&b.contacts) > total_force(&a.contacts) {
+                    a.contacts = b.contacts;
+                }
+            }
+            kept.push(a);
+        }
+        self.frames = kept;
+        self.interval *= 2.0;
+    }
+}
+
+fn total_force(contacts: &[ReplayContact]) -> f64 {
+    contacts
+        .iter()
+        .map(|c| (c.force[0] * c.force[0] + c.force[1] * c.force[1] + c.force[2] * c.force[2]).sqrt())
+        .sum()
 }
 
 /// The pressure distributions of a run's pads over time: each pad's lattice layout once, at most
@@ -278,6 +309,28 @@ mod tests {
 
     const OBJECT: LinkRef = LinkRef { body: 1, link: 0 };
     const TABLE: LinkRef = LinkRef { body: 0, link: 0 };
+
+    #[test]
+    fn halving_keeps_every_other_frame_and_the_stronger_contacts() {
+        let frame = |i: usize, force: f64| ReplayFrame {
+            time: i as f64,
+            poses: vec![vec![[i as f64, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]]],
+            contacts: vec![ReplayContact {
+                point: [0.0; 3],
+                force: [0.0, 0.0, force],
+                area: 0.0,
+            }],
+        };
+        let mut replay = Replay::new(0.5);
+        replay.frames = (0..5).map(|i| frame(i, if i == 3 { 9.0 } else { 1.0 })).collect();
+        replay.halve();
+        assert_eq!(replay.interval, 1.0);
+        let times: Vec<f64> = replay.frames.iter().map(|f| f.time).collect();
+        assert_eq!(times, vec![0.0, 2.0, 4.0]);
+        assert_eq!(replay.frames[1].poses[0][0][0], 2.0);
+        assert_eq!(replay.frames[1].contacts[0].force[2], 9.0);
+        assert_eq!(replay.frames[0].contacts[0].force[2], 1.0);
+    }
 
     #[test]
     fn pads_are_summed_per_pad_and_peaks_kept() {

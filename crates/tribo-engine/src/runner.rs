@@ -5,12 +5,18 @@ use std::time::{Duration, Instant};
 
 use tribo_scene::Project;
 
+use crate::limits::{check_step_count, TooManySteps};
 use crate::metrics::{self, MetricProbe, MetricResult};
 use crate::recorder::Trajectory;
-use crate::replay::Replay;
+use crate::recording::{Recording, RowSink, MAX_TRAJECTORY_ROWS};
+use crate::replay::{Replay, MAX_REPLAY_FRAMES};
 use crate::{
-    controllers, BuildError, Commands, Control, ControlInput, Controller, EngineOptions, Registry, StepReport,
+    controllers, BuildError, Commands, Control, ControlInput, Controller, EngineOptions, Registry, StepError,
+    StepReport,
 };
+
+/// Distinct engine warnings a run keeps; later new ones are counted in one closing line.
+pub const MAX_WARNINGS: usize = 100;
 
 /// Run settings beyond the project's own.
 #[derive(Debug, Clone, Default)]
@@ -20,8 +26,22 @@ pub struct RunOptions {
     /// Record a trajectory row every this many seconds (default: every step).
     pub record_interval: Option<f64>,
     /// Capture replay frames (all link poses, contact forces) every this many seconds; none if
-    /// `None`.
+    /// `None`. At most [`MAX_REPLAY_FRAMES`](crate::MAX_REPLAY_FRAMES) are kept (thinned by
+    /// halves).
     pub replay_interval: Option<f64>,
+    /// Run even when the run takes more than [`MAX_STEPS`](crate::MAX_STEPS) steps (else
+    /// [`RunError::TooManySteps`] before anything is built).
+    pub allow_long_run: bool,
+}
+
+/// What a caller hears from a run while it goes.
+pub struct RunHooks<'a> {
+    /// `progress(step, total_steps)`, called after every step.
+    pub progress: &'a mut dyn FnMut(u64, u64),
+    /// Every recorded row, before the in-memory trajectory thins them (e.g. a
+    /// [`CsvSink`](crate::CsvSink) streaming `trajectory.csv`). A sink error ends the run as a
+    /// failure.
+    pub rows: Option<&'a mut dyn RowSink>,
 }
 
 /// What one run of one engine produced.
@@ -33,6 +53,8 @@ pub struct RunOutcome {
     pub simulated_time: f64,
     pub wall_time: Duration,
     pub metrics: Vec<MetricResult>,
+    /// At most [`MAX_TRAJECTORY_ROWS`](crate::MAX_TRAJECTORY_ROWS) rows, evenly spaced, from
+    /// t = 0 to the last step (every recorded row of a shorter run).
     pub trajectory: Trajectory,
     /// Replay frames, if asked for.
     pub replay: Option<Replay>,
@@ -73,6 +95,18 @@ pub enum RunError {
     Build(#[from] BuildError),
     #[error("controller `{name}` failed to start: {reason}")]
     Controller { name: String, reason: String },
+    #[error(transparent)]
+    TooManySteps(#[from] TooManySteps),
+    #[error("cannot write the trajectory: {0}")]
+    Output(String),
+}
+
+/// The step count of a run of `project` with `options`, or [`TooManySteps`] when it is above
+/// [`MAX_STEPS`](crate::MAX_STEPS) and `options.allow_long_run` is not set. [`run`] checks this
+/// before building anything; callers can check it earlier.
+pub fn planned_steps(project: &Project, options: &RunOptions) -> Result<u64, TooManySteps> {
+    let duration = options.duration.unwrap_or(project.simulation.duration);
+    check_step_count(duration, project.simulation.time_step, options.allow_long_run)
 }
 
 /// Run `project` on the engine called `engine`. `progress(step, total_steps)` is called every step.
@@ -83,6 +117,19 @@ pub fn run(
     options: &RunOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<RunOutcome, RunError> {
+    run_with(project, registry, engine, options, RunHooks { progress, rows: None })
+}
+
+/// [`run`], with every recorded row also handed to `hooks.rows`.
+pub fn run_with(
+    project: &Project,
+    registry: &Registry,
+    engine: &str,
+    options: &RunOptions,
+    hooks: RunHooks,
+) -> Result<RunOutcome, RunError> {
+    let RunHooks { progress, rows } = hooks;
+    let total_steps = planned_steps(project, options)?;
     let factory = registry.get(engine).map_err(RunError::UnknownEngine)?;
     let engine_options = EngineOptions {
         node: project.engine_options(engine).cloned(),
@@ -90,17 +137,17 @@ pub fn run(
     let scene = Arc::clone(&project.scene);
     let mut engine = factory.build(&scene, &engine_options)?;
     let mut warnings: Vec<String> = crate::ignored_parameter_warnings(&scene, factory.honoured_parameters());
+    let mut dropped_warnings = false;
 
     let dt = project.simulation.time_step;
-    let duration = options.duration.unwrap_or(project.simulation.duration);
-    let total_steps = (duration / dt).round().max(0.0) as u64;
     let record_every = options.record_interval.map_or(1, |i| ((i / dt).round() as u64).max(1));
-    let replay_every = options.replay_interval.map(|i| ((i / dt).round() as u64).max(1));
+    let mut replay_every = options.replay_interval.map(|i| ((i / dt).round() as u64).max(1));
     let mut replay = replay_every.map(|n| Replay::new(n as f64 * dt));
 
     let mut controllers: Vec<Box<dyn Controller>> = project.controllers.iter().map(controllers::build).collect();
     let mut probes: Vec<Box<dyn MetricProbe>> = project.metrics.iter().map(metrics::probe).collect();
-    let mut trajectory = Trajectory::new(&project.signals);
+    let mut recording = Recording::new(&project.signals, record_every, MAX_TRAJECTORY_ROWS, rows)
+        .map_err(|e| RunError::Output(e.to_string()))?;
     let link_counts = scene.bodies.iter().map(|b| b.model.links.len());
     let mut commands = Commands::idle(link_counts);
 
@@ -120,7 +167,9 @@ pub fn run(
         for p in &mut probes {
             p.observe(0.0, &scene, engine.state(), &[]);
         }
-        trajectory.record(0.0, &project.signals, engine.state(), &[]);
+        recording
+            .sample(0, 0.0, &project.signals, engine.state(), &[], total_steps == 0)
+            .map_err(|e| RunError::Output(e.to_string()))?;
         if let Some(r) = replay.as_mut() {
             r.capture(0.0, engine.state(), &[]);
         }
@@ -154,27 +203,50 @@ pub fn run(
         let report = match engine.step(dt, &commands) {
             Ok(r) => r,
             Err(e) => {
-                failure = Some(e.to_string());
+                failure = Some(step_failure(&e, steps, time));
                 break;
             }
         };
         steps += 1;
         let t = steps as f64 * dt;
-        absorb(&mut summary, &mut iterations_total, &mut warnings, report);
+        absorb(
+            &mut summary,
+            &mut iterations_total,
+            &mut warnings,
+            &mut dropped_warnings,
+            report,
+        );
         for p in &mut probes {
             p.observe(t, &scene, engine.state(), engine.contacts());
         }
         if steps.is_multiple_of(record_every) || steps == total_steps {
-            trajectory.record(t, &project.signals, engine.state(), engine.contacts());
+            let last = steps == total_steps;
+            if let Err(e) = recording.sample(steps, t, &project.signals, engine.state(), engine.contacts(), last) {
+                failure = Some(format!("cannot write the trajectory: {e}"));
+                break;
+            }
         }
-        if let (Some(r), Some(n)) = (replay.as_mut(), replay_every) {
-            if steps.is_multiple_of(n) {
+        if let (Some(r), Some(n)) = (replay.as_mut(), replay_every.as_mut()) {
+            if steps.is_multiple_of(*n) {
                 r.capture(t, engine.state(), engine.contacts());
+                if r.frames.len() > MAX_REPLAY_FRAMES {
+                    r.halve();
+                    *n *= 2;
+                }
             }
         }
         progress(steps, total_steps);
     }
     let wall_time = started.elapsed();
+    let (trajectory, closed) = recording.finish();
+    if let (Err(e), None) = (closed, &failure) {
+        failure = Some(format!("cannot write the trajectory: {e}"));
+    }
+    if dropped_warnings {
+        warnings.push(format!(
+            "… and more distinct warnings (only the first {MAX_WARNINGS} are kept)"
+        ));
+    }
     if steps > 0 {
         summary.mean_iterations = iterations_total as f64 / steps as f64;
     }
@@ -198,13 +270,33 @@ pub fn run(
     })
 }
 
-fn absorb(summary: &mut SolverSummary, iterations: &mut u64, warnings: &mut Vec<String>, report: StepReport) {
+/// A failed step as the run reports it: a divergence names its step, body and what; any other
+/// error gets the step and time prefixed.
+fn step_failure(error: &StepError, step: u64, time: f64) -> String {
+    match error {
+        StepError::Diverged { .. } => error.to_string(),
+        StepError::Other(what) => format!("step {step} (t = {time:.4} s) failed: {what}"),
+    }
+}
+
+fn absorb(
+    summary: &mut SolverSummary,
+    iterations: &mut u64,
+    warnings: &mut Vec<String>,
+    dropped: &mut bool,
+    report: StepReport,
+) {
     *iterations += u64::from(report.iterations);
     summary.max_residual = summary.max_residual.max(report.residual);
     summary.max_contacts = summary.max_contacts.max(report.contacts);
     for w in report.warnings {
-        if !warnings.contains(&w) {
+        if warnings.contains(&w) {
+            continue;
+        }
+        if warnings.len() < MAX_WARNINGS {
             warnings.push(w);
+        } else {
+            *dropped = true;
         }
     }
     for (stage, time) in report.stages {

@@ -6,7 +6,9 @@ use super::{MetricProbe, MetricValue};
 use crate::{ContactRecord, SceneState};
 
 /// Finds apexes: a peak is the highest point of a rising phase, closed when the vertical
-/// velocity turns from positive to non-positive. Heights are above `rest_height`.
+/// velocity turns from positive to non-positive. Heights are above `rest_height`. Only the first
+/// `limit` apexes are kept (a ball jittering at rest closes an "apex" every few steps), the rest
+/// are counted.
 #[derive(Debug, Clone)]
 struct ApexFinder {
     link: LinkRef,
@@ -16,10 +18,12 @@ struct ApexFinder {
     rising: bool,
     peak: f64,
     apexes: Vec<f64>,
+    limit: usize,
+    count: usize,
 }
 
 impl ApexFinder {
-    fn new(link: LinkRef, rest_height: f64) -> Self {
+    fn new(link: LinkRef, rest_height: f64, limit: usize) -> Self {
         ApexFinder {
             link,
             rest_height,
@@ -27,6 +31,8 @@ impl ApexFinder {
             rising: false,
             peak: f64::NEG_INFINITY,
             apexes: Vec::new(),
+            limit,
+            count: 0,
         }
     }
 
@@ -42,7 +48,10 @@ impl ApexFinder {
             self.peak = self.peak.max(h);
         } else if self.rising {
             self.rising = false;
-            self.apexes.push(self.peak.max(h));
+            self.count += 1;
+            if self.apexes.len() < self.limit {
+                self.apexes.push(self.peak.max(h));
+            }
             self.peak = f64::NEG_INFINITY;
         }
     }
@@ -60,7 +69,8 @@ pub struct BounceRatio {
 impl BounceRatio {
     pub fn new(link: LinkRef, rest_height: f64, min_height: f64, bounces: usize) -> Self {
         BounceRatio {
-            finder: ApexFinder::new(link, rest_height),
+            // h0 and `bounces` apexes give the `bounces` ratios averaged at most.
+            finder: ApexFinder::new(link, rest_height, bounces),
             min_height,
             bounces,
         }
@@ -98,7 +108,7 @@ pub struct ApexHeight {
 impl ApexHeight {
     pub fn new(link: LinkRef, rest_height: f64, index: usize) -> Self {
         ApexHeight {
-            finder: ApexFinder::new(link, rest_height),
+            finder: ApexFinder::new(link, rest_height, index),
             index,
         }
     }
@@ -112,7 +122,7 @@ impl MetricProbe for ApexHeight {
     fn finish(&self) -> MetricValue {
         match self.finder.apexes.get(self.index - 1) {
             Some(&h) => MetricValue::Number(h),
-            None => MetricValue::Missing(format!("only {} apexes", self.finder.apexes.len())),
+            None => MetricValue::Missing(format!("only {} apexes", self.finder.count)),
         }
     }
 }
