@@ -214,3 +214,36 @@ fn code_built_bodies() {
         .zip(&sr1.links)
         .all(|(a, b)| a.parent == b.parent && a.children == b.children));
 }
+
+/// Choreonoid reads a bound of `jointRange` with `strtod`, so `inf` is a number there; an
+/// infinite bound is no limit on its side.
+#[test]
+fn infinite_joint_limits_are_no_limit() {
+    let b = body(
+        "  - {name: a, joint_type: free}\n\
+         \x20 - {name: b, parent: a, joint_type: revolute, joint_id: 0, jointRange: [0.0, inf]}\n\
+         \x20 - {name: c, parent: a, joint_type: revolute, joint_id: 1, jointRange: [-inf, 45]}\n\
+         \x20 - {name: d, parent: a, joint_type: prismatic, joint_id: 2, joint_range: [unlimited, 0.1]}\n\
+         \x20 - {name: e, parent: a, joint_type: revolute, joint_id: 3, joint_range: .inf}\n",
+    );
+    let inf = f64::INFINITY;
+    assert_eq!(b.links[1].joint.range, [0.0, inf]);
+    assert_eq!(b.links[2].joint.range, [-inf, std::f64::consts::FRAC_PI_4]);
+    assert_eq!(b.links[3].joint.range, [-inf, 0.1]);
+    assert_eq!(b.links[4].joint.range, [-inf, inf]);
+    assert!(b.notes.is_empty(), "{:?}", b.notes);
+}
+
+/// A `translation` may be a list of vectors, composed in order (summed), on links and elements.
+#[test]
+fn a_translation_may_be_a_list_of_vectors() {
+    let b = body(
+        "  - name: a\n    joint_type: free\n    translation: [[0, 0, 0.1], [0.2, 0, 0]]\n    elements:\n\
+         \x20     - type: Transform\n        translation: [[1, 0, 0], [0, 2, 0], [0, 0, 3]]\n\
+         \x20       elements:\n          - {type: Shape, geometry: {type: Box, size: [1, 1, 1]}}\n\
+         \x20 - {name: b, parent: a, joint_type: revolute, joint_id: 0, translation: [[0, 0, -0.5]]}\n",
+    );
+    assert_eq!(b.root().offset.translation.vector, Vector3::new(0.2, 0.0, 0.1));
+    assert_eq!(b.root().shapes[0].pose.translation.vector, Vector3::new(1.0, 2.0, 3.0));
+    assert_eq!(b.links[1].offset.translation.vector, Vector3::new(0.0, 0.0, -0.5));
+}

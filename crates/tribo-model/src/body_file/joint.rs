@@ -99,11 +99,14 @@ pub fn read_joint(f: &Fields, unit: AngleUnit, name: String, notes: &mut Vec<Dia
         joint.range = [position(lo), position(hi)];
     }
     if let Some(node) = f.get_value(&["max_joint_velocity", "maxJointVelocity"]) {
-        let v = non_negative(node, "max_joint_velocity")?;
+        let v = read_limit(node, f64::INFINITY)?;
+        if v < 0.0 {
+            return Err(node.error(format!("max_joint_velocity must be ≥ 0, found {v}")));
+        }
         joint.velocity_range = [-position(v), position(v)];
     }
     if let Some(node) = f.get_value(&["joint_velocity_range", "jointVelocityRange"]) {
-        let [lo, hi] = node.as_array::<2>()?;
+        let [lo, hi] = read_pair(node, "joint_velocity_range")?;
         joint.velocity_range = [position(lo), position(hi)];
     }
     if let Some(node) = f.get_value(&["max_joint_effort"]) {
@@ -198,16 +201,11 @@ fn read_actuation_mode(node: &Node) -> Result<(), Error> {
     Ok(())
 }
 
-/// `joint_range`: `[lo, hi]` or a scalar v meaning [−v, v]; a bound may be `unlimited`.
+/// `joint_range`: `[lo, hi]` or a scalar v meaning [−v, v]; a bound may be unlimited (see
+/// [`read_limit`]).
 fn read_range(node: &Node) -> Result<[f64; 2], Error> {
     match &node.value {
-        Value::Seq(items) => match items.as_slice() {
-            [lo, hi] => Ok([read_limit(lo, f64::NEG_INFINITY)?, read_limit(hi, f64::INFINITY)?]),
-            _ => Err(node.error(format!(
-                "expected joint_range [lower, upper], found {} values",
-                items.len()
-            ))),
-        },
+        Value::Seq(_) => read_pair(node, "joint_range"),
         Value::Scalar { .. } => {
             let v = read_limit(node, f64::INFINITY)?;
             Ok([-v, v])
@@ -219,13 +217,32 @@ fn read_range(node: &Node) -> Result<[f64; 2], Error> {
     }
 }
 
-/// A finite number, or `unlimited` (→ `unlimited_value`).
+/// `[lower, upper]`, each bound a number or unlimited.
+fn read_pair(node: &Node, key: &str) -> Result<[f64; 2], Error> {
+    match node.as_seq()? {
+        [lo, hi] => Ok([read_limit(lo, f64::NEG_INFINITY)?, read_limit(hi, f64::INFINITY)?]),
+        items => Err(node.error(format!("expected {key} [lower, upper], found {} values", items.len()))),
+    }
+}
+
+/// One bound of a range: a finite number, or no limit on its side (→ `unlimited_value`, −∞ for a
+/// lower bound, +∞ for an upper one). No limit is written `unlimited` or as an infinity, as
+/// Choreonoid reads numbers with `strtod`: `inf`, `-inf`, `infinity`, YAML's `.inf` (any case,
+/// any sign — an infinite bound means no limit on that side whatever its sign).
 fn read_limit(node: &Node, unlimited_value: f64) -> Result<f64, Error> {
-    if node.as_str().is_ok_and(|s| s.trim() == "unlimited") {
+    let text = node.as_str().map(str::trim).unwrap_or_default();
+    let word = text.trim_start_matches(['+', '-']).to_ascii_lowercase();
+    if matches!(word.as_str(), "unlimited" | "inf" | "infinity" | ".inf") {
         return Ok(unlimited_value);
     }
-    node.as_finite()
-        .map_err(|_| node.error(format!("expected a number or `unlimited`, found {}", node.kind_name())))
+    match node.as_f64() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) if v.is_infinite() => Ok(unlimited_value),
+        _ => Err(node.error(format!(
+            "expected a number or `unlimited` (or `inf`), found {}",
+            node.kind_name()
+        ))),
+    }
 }
 
 fn non_negative(node: &Node, key: &str) -> Result<f64, Error> {
@@ -291,6 +308,60 @@ mod tests {
         assert_eq!(j.initial_position, 0.1);
         let j = joint("joint_type: revolute\njoint_displacement: 90", AngleUnit::Degree).expect("rev");
         assert!((j.initial_position - PI / 2.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn infinite_bounds_are_no_limit_on_their_side() {
+        let inf = f64::INFINITY;
+        for (range, expected) in [
+            ("[0.0, inf]", [0.0, inf]),
+            ("[-inf, 0]", [-inf, 0.0]),
+            ("[-Inf, +INF]", [-inf, inf]),
+            ("[-.inf, .inf]", [-inf, inf]),
+            ("[-infinity, 90]", [-inf, PI / 2.0]),
+            ("[unlimited, -unlimited]", [-inf, inf]),
+            // The side decides: an infinite bound is no limit there whatever its sign.
+            ("[inf, -inf]", [-inf, inf]),
+            ("inf", [-inf, inf]),
+            ("unlimited", [-inf, inf]),
+        ] {
+            let text = format!("joint_type: revolute\njoint_range: {range}");
+            let j = joint(&text, AngleUnit::Degree).expect(&text);
+            assert_eq!(j.range, expected, "{range}");
+        }
+        let j = joint(
+            "joint_type: revolute\nmax_joint_velocity: inf\njoint_velocity_range: [-inf, 10]",
+            AngleUnit::Radian,
+        )
+        .expect("velocity");
+        assert_eq!(j.velocity_range, [-inf, 10.0]);
+        let j = joint("joint_type: revolute\nmax_joint_velocity: .inf", AngleUnit::Radian).expect("velocity");
+        assert_eq!(j.velocity_range, [-inf, inf]);
+        for (text, message) in [
+            (
+                "joint_range: [0, nan]",
+                "j.body:1:18: expected a number or `unlimited` (or `inf`), found `nan`",
+            ),
+            (
+                "joint_range: [0, .nan]",
+                "j.body:1:18: expected a number or `unlimited` (or `inf`), found `.nan`",
+            ),
+            (
+                "joint_range: [0, infinite]",
+                "j.body:1:18: expected a number or `unlimited` (or `inf`), found `infinite`",
+            ),
+            (
+                "max_joint_velocity: -1",
+                "j.body:1:21: max_joint_velocity must be ≥ 0, found -1",
+            ),
+            (
+                "joint_velocity_range: [1, 2, 3]",
+                "j.body:1:23: expected joint_velocity_range [lower, upper], found 3 values",
+            ),
+        ] {
+            let err = joint(text, AngleUnit::Degree).expect_err(text);
+            assert_eq!(err.to_string(), message);
+        }
     }
 
     #[test]
