@@ -12,6 +12,7 @@ mod motion;
 mod pad;
 mod seq_file;
 mod summary;
+mod validate;
 
 pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
 pub use body_file::{load_body, parse_body, read_project_pad};
@@ -19,3 +20,4 @@ pub use motion::{JointMotion, ZmpSeq};
 pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};
+pub use validate::validate;

@@ -69,7 +69,13 @@ impl BodyModel {
 }
 
 /// The model and initial state of `body`, or why this engine cannot simulate it.
+///
+/// The scene's own checks come first ([`tribo_model::validate`], which scene assembly runs too,
+/// located at the `.body` line of the link); the errors below are defensive, for scenes built in
+/// code, and cannot be reached by a validated body except `check_mass_matrix` on a body whose
+/// masses span more than f64 can resolve.
 pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Result<(BodyModel, State), String> {
+    tribo_model::validate(&body.model, body.fixed_root).map_err(|d| d.to_string())?;
     let links = &body.model.links;
     if links.is_empty() {
         return Err("it has no links".to_owned());

@@ -123,6 +123,9 @@ fn build_body(
     scene_body: &SceneBody,
     options: &RapierOptions,
 ) -> Result<BodySlots, String> {
+    // The scene's checks (also run by scene assembly), located at the `.body` line of the link;
+    // the layout's and the mass checks below are defensive, for scenes built in code.
+    tribo_model::validate(&scene_body.model, scene_body.fixed_root).map_err(|d| d.to_string())?;
     let links = &scene_body.model.links;
     let layout = Layout::of(&scene_body.model)?;
     let root_type = match (scene_body.fixed_root, links[0].joint.kind) {

@@ -359,6 +359,11 @@ fn assemble_scene(
         })
         .collect();
     pads.extend(project_pads);
+    // What every engine needs of each body as placed (masses, inertias, joints), located at the
+    // `.body` line of the link: a scene that loads is one every engine can build.
+    for b in &bodies {
+        tribo_model::validate(&b.model, b.fixed_root)?;
+    }
     let names: Vec<&str> = bodies
         .iter()
         .flat_map(|b| b.link_material_names.iter().map(|(n, _)| n.as_str()))
