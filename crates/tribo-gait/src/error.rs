@@ -9,7 +9,7 @@ pub enum GaitError {
     InvalidParameter {
         name: &'static str,
         value: f64,
-        reason: &'static str,
+        reason: String,
     },
     /// The model lacks a link the walker needs.
     #[error("model `{model}` has no link `{link}`{hint}")]
@@ -43,7 +43,7 @@ pub(crate) fn check_positive(name: &'static str, value: f64) -> Result<f64, Gait
         Err(GaitError::InvalidParameter {
             name,
             value,
-            reason: "must be a positive finite number",
+            reason: "must be a positive finite number".into(),
         })
     }
 }

@@ -90,19 +90,22 @@ impl Default for GaitParams {
 }
 
 impl GaitParams {
+    /// Every parameter in its domain and within the bounds of [`crate::bounds`] (at most
+    /// `MAX_STEPS` steps, step length ≤ `MAX_STEP_LENGTH`, step time within
+    /// [`MIN_STEP_TIME`, `MAX_STEP_TIME`], at most `MAX_FRAMES` frames).
     pub fn validate(&self) -> Result<(), GaitError> {
         if self.steps < 2 {
             return Err(GaitError::InvalidParameter {
                 name: "steps",
                 value: self.steps as f64,
-                reason: "a walk needs at least 2 steps (the last one closes the feet)",
+                reason: "a walk needs at least 2 steps (the last one closes the feet)".into(),
             });
         }
         if !self.step_length.is_finite() || self.step_length < 0.0 {
             return Err(GaitError::InvalidParameter {
                 name: "step_length",
                 value: self.step_length,
-                reason: "must be a non-negative finite number",
+                reason: "must be a non-negative finite number".into(),
             });
         }
         check_positive("step_width", self.step_width)?;
@@ -118,7 +121,7 @@ impl GaitParams {
                 return Err(GaitError::InvalidParameter {
                     name,
                     value,
-                    reason: "must be a non-negative finite number",
+                    reason: "must be a non-negative finite number".into(),
                 });
             }
         }
@@ -127,10 +130,10 @@ impl GaitParams {
             return Err(GaitError::InvalidParameter {
                 name: "double_support_ratio",
                 value: r,
-                reason: "must lie strictly between 0 and 1",
+                reason: "must lie strictly between 0 and 1".into(),
             });
         }
-        Ok(())
+        crate::bounds::check_bounds(self)
     }
 
     pub fn single_support_time(&self) -> f64 {

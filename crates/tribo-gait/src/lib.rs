@@ -13,6 +13,7 @@
 //!   stance foot does not slip (forward kinematics with the stance foot fixed), and
 //!   [`implied_zmp`]: the multibody ZMP of that replay.
 
+pub mod bounds;
 mod error;
 mod footsteps;
 mod implied_zmp;

@@ -88,3 +88,69 @@ fn invalid_parameters_are_rejected() {
         assert!(plan_footsteps(&params, offset).is_err(), "{params:?}");
     }
 }
+
+/// Parameters beyond the bounds (a million steps would allocate tens of gigabytes) are refused
+/// up front, with the parameter, its value and the bound in the message.
+#[test]
+fn parameters_beyond_the_bounds_are_refused_with_the_bound() {
+    use tribo_gait::bounds;
+    let offset = [Vector2::zeros(); 2];
+    let cases = [
+        (
+            GaitParams {
+                steps: 1_000_000,
+                ..GaitParams::default()
+            },
+            "`steps` = 1000000: at most 1000 steps",
+        ),
+        (
+            GaitParams {
+                step_length: 5.0,
+                ..GaitParams::default()
+            },
+            "`step_length` = 5: must be at most 1 m",
+        ),
+        (
+            GaitParams {
+                step_time: 0.01,
+                ..GaitParams::default()
+            },
+            "`step_time` = 0.01: must lie between 0.1 s and 10 s",
+        ),
+        (
+            GaitParams {
+                step_time: 1e6,
+                ..GaitParams::default()
+            },
+            "`step_time` = 1000000",
+        ),
+        (
+            GaitParams {
+                steps: bounds::MAX_STEPS,
+                step_time: bounds::MAX_STEP_TIME,
+                ..GaitParams::default()
+            },
+            "frames, more than 1000000",
+        ),
+        (
+            GaitParams {
+                frame_rate: 5.0,
+                ..GaitParams::default()
+            },
+            "at least one frame",
+        ),
+    ];
+    for (params, expected) in cases {
+        let err = plan_footsteps(&params, offset).expect_err("out of bounds");
+        let text = err.to_string();
+        assert!(text.contains(expected), "{text}");
+    }
+    // The defaults and the bounds themselves are fine.
+    assert!(GaitParams::default().validate().is_ok());
+    let edge = GaitParams {
+        steps: bounds::MAX_STEPS,
+        step_length: bounds::MAX_STEP_LENGTH,
+        ..GaitParams::default()
+    };
+    assert!(edge.validate().is_ok());
+}
