@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use tribo_yaml::{closest, parse_file, parse_str, Diagnostic, Error, Map, Node, Value};
+use tribo_yaml::{
+    closest, parse_file_with_warnings, parse_str_with_warnings, Diagnostic, Document, Error, Map, Node, Value,
+};
 
 use crate::contact::{pairs_of, parse_contact, ContactMaterial};
 use crate::material::{parse_material, Material};
@@ -53,14 +55,21 @@ impl MaterialTable {
         Self::parse_str(BUILTIN_DEFAULT_TEXT, BUILTIN_DEFAULT_FILE).map(|loaded| loaded.table)
     }
 
-    /// Read a material table file. Locations name the path as given.
+    /// Read a material table file. Locations name the path as given. The warnings start with the
+    /// file's own (duplicate keys), then the table's.
     pub fn load_file(path: &Path) -> Result<Loaded, Error> {
-        Self::from_node(&parse_file(path)?)
+        Self::from_document(parse_file_with_warnings(path)?)
     }
 
     /// Parse a material table from text; `file` names it in locations.
     pub fn parse_str(text: &str, file: &str) -> Result<Loaded, Error> {
-        Self::from_node(&parse_str(text, file)?)
+        Self::from_document(parse_str_with_warnings(text, file)?)
+    }
+
+    fn from_document(document: Document) -> Result<Loaded, Error> {
+        let mut loaded = Self::from_node(&document.root)?;
+        loaded.warnings.splice(0..0, document.warnings);
+        Ok(loaded)
     }
 
     /// Read a material table from a YAML tree (a file, or a table embedded in a project file).
@@ -379,5 +388,20 @@ mod tests {
         assert!(a.extras.is_empty(), "extras of the replaced entry are gone");
         let names: Vec<_> = base.materials().iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["A", "B", "C"]);
+    }
+
+    #[test]
+    fn duplicate_keys_of_the_file_come_before_the_table_warnings() {
+        let loaded = load("materials:\n  - {name: A, roughness: 0.1, roughness: 0.2}\n  - {name: A}\n");
+        assert_eq!(loaded.table.material("A").map(|m| m.roughness), Some(0.5));
+        let messages: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(
+            messages[0]
+                .starts_with("t.yaml:2:31: warning: duplicate key `roughness` overrides the one at line 2, column 15"),
+            "{}",
+            messages[0]
+        );
+        assert!(messages[1].contains("material `A` is defined again"), "{}", messages[1]);
     }
 }
