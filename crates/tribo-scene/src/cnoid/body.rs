@@ -74,7 +74,13 @@ const KNOWN: [&str; 21] = [
     "initialJointDisplacements",
 ];
 
-pub fn read(item: &Item, resolver: &Resolver, warnings: &mut Vec<Diagnostic>) -> Result<BodyOut, Diagnostic> {
+/// Read a `BodyItem`; `name` is its unique body name (see [`super::names`]).
+pub fn read(
+    item: &Item,
+    name: String,
+    resolver: &Resolver,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<BodyOut, Diagnostic> {
     let at = item.location();
     let f = data_fields(item)?.ok_or_else(|| item.node.error(format!("{} has no `data:`", item.label())))?;
     if let Some(n) = f.get_value(&["format"]) {
@@ -96,7 +102,7 @@ pub fn read(item: &Item, resolver: &Resolver, warnings: &mut Vec<Diagnostic>) ->
     })?;
 
     let mut entries = vec![
-        ("name", synth::text(item.name.clone(), at)),
+        ("name", synth::text(name.clone(), at)),
         ("model", synth::text(path.display().to_string(), &file_node.location)),
     ];
     if let Some(n) = f
@@ -150,7 +156,7 @@ pub fn read(item: &Item, resolver: &Resolver, warnings: &mut Vec<Diagnostic>) ->
         warnings,
     );
     Ok(BodyOut {
-        name: item.name.clone(),
+        name,
         node: synth::map(entries, at),
     })
 }

@@ -1,53 +1,101 @@
-//! The metrics a `.cnoid` project is judged by (a Choreonoid project names none): for the body the
-//! controller drives (else the first free body), taken at its root link —
+//! The metrics a `.cnoid` project is judged by. A Choreonoid project names none, so they are chosen
+//! by what the scene's main body is, all taken at its root link over the whole run. No expected
+//! values: whether a walk should slip is what the run is for.
 //!
-//! - `forward_progress`, `lateral_drift`: displacement along x and y over the run, m;
+//! **A walker** — a free multi-link body driven by a joint pattern (a `.seq` controller) with feet
+//! (non-root links with a non-default material, like SR1's `Sole` ankles) and a fixed body to
+//! stand on:
+//! - `forward_progress`, `lateral_drift`: displacement along x and y, m;
 //! - `fell`: whether the root went below half its initial height;
 //! - `max_tilt`: largest rotation from the initial orientation, deg;
-//! - `foot_slip`: horizontal sliding of the non-root links with a non-default material (SR1's
-//!   `Sole` ankles) while they stand on the first fixed body (the floor), m.
+//! - `foot_slip`: horizontal sliding of the feet while they stand on the first fixed body, m.
 //!
-//! No expected values: whether a walk should slip is what the run is for.
+//! **Any other free body** (the pattern's body if it is free, else the first free body; a ball, a
+//! box, a robot without a walking pattern):
+//! - `displacement`: distance from the root's initial to its final position, m;
+//! - `height_change`: final minus initial root height, m (a dropped ball that comes to rest: minus
+//!   the drop);
+//! - `max_tilt`: largest rotation from the initial orientation, deg;
+//! - `max_penetration`: deepest contact of that body, m — of any body when several are free
+//!   (a stack of blocks).
+//!
+//! **No free body** (everything fixed): `max_penetration` of any contact, m.
 
 use crate::{Axis, LinkRef, MetricKind, MetricSpec, Reduce, Scene, Window};
 use tribo_material::MaterialId;
 
-/// Default metrics for the body `subject`.
-pub fn defaults(scene: &Scene, subject: usize) -> Vec<MetricSpec> {
-    let Some(body) = scene.bodies.get(subject) else {
-        return Vec::new();
-    };
-    let root = LinkRef { body: subject, link: 0 };
-    let whole = Window {
-        start: 0.0,
-        end: f64::INFINITY,
-    };
-    let spec = |name: &str, kind: MetricKind, unit: &str| MetricSpec {
+const WHOLE_RUN: Window = Window {
+    start: 0.0,
+    end: f64::INFINITY,
+};
+
+/// Default metrics for `scene`; `pattern_body` is the body a joint-pattern controller drives.
+pub fn defaults(scene: &Scene, pattern_body: Option<usize>) -> Vec<MetricSpec> {
+    let free = |i: &usize| scene.bodies.get(*i).is_some_and(|b| !b.fixed_root);
+    if let Some(walker) = pattern_body.filter(|b| is_walker(scene, *b)) {
+        return walker_metrics(scene, walker);
+    }
+    let free_bodies = (0..scene.bodies.len()).filter(free).count();
+    match pattern_body.filter(free).or_else(|| (0..scene.bodies.len()).find(free)) {
+        Some(subject) => free_body_metrics(subject, free_bodies > 1),
+        None => vec![spec("max_penetration", MetricKind::MaxPenetration { body: None }, "m")],
+    }
+}
+
+fn spec(name: &str, kind: MetricKind, unit: &str) -> MetricSpec {
+    MetricSpec {
         name: name.to_string(),
         kind,
         expected: None,
         tolerance: None,
         unit: unit.to_string(),
+    }
+}
+
+/// A free body with more than one link, feet and ground (see the module documentation).
+fn is_walker(scene: &Scene, body: usize) -> bool {
+    scene
+        .bodies
+        .get(body)
+        .is_some_and(|b| !b.fixed_root && b.model.links.len() > 1)
+        && !feet(scene, body).is_empty()
+        && ground(scene, body).is_some()
+}
+
+/// Non-root links of `body` with a material of their own.
+fn feet(scene: &Scene, body: usize) -> Vec<LinkRef> {
+    scene.bodies.get(body).map_or_else(Vec::new, |b| {
+        b.link_materials
+            .iter()
+            .enumerate()
+            .filter(|(link, m)| *link != 0 && **m != MaterialId::DEFAULT)
+            .map(|(link, _)| LinkRef { body, link })
+            .collect()
+    })
+}
+
+/// The first fixed body other than `body`.
+fn ground(scene: &Scene, body: usize) -> Option<usize> {
+    scene
+        .bodies
+        .iter()
+        .enumerate()
+        .position(|(i, b)| i != body && b.fixed_root)
+}
+
+fn walker_metrics(scene: &Scene, subject: usize) -> Vec<MetricSpec> {
+    let Some(body) = scene.bodies.get(subject) else {
+        return Vec::new();
+    };
+    let root = LinkRef { body: subject, link: 0 };
+    let displacement = |axis| MetricKind::Displacement {
+        link: root,
+        window: WHOLE_RUN,
+        axis,
     };
     let mut out = vec![
-        spec(
-            "forward_progress",
-            MetricKind::Displacement {
-                link: root,
-                window: whole,
-                axis: Axis::X,
-            },
-            "m",
-        ),
-        spec(
-            "lateral_drift",
-            MetricKind::Displacement {
-                link: root,
-                window: whole,
-                axis: Axis::Y,
-            },
-            "m",
-        ),
+        spec("forward_progress", displacement(Axis::X), "m"),
+        spec("lateral_drift", displacement(Axis::Y), "m"),
     ];
     let height = body.root_pose.translation.vector.z;
     if height > 0.0 {
@@ -60,33 +108,13 @@ pub fn defaults(scene: &Scene, subject: usize) -> Vec<MetricSpec> {
             "",
         ));
     }
-    out.push(spec(
-        "max_tilt",
-        MetricKind::Tilt {
-            link: root,
-            window: whole,
-            reduce: Reduce::Max,
-        },
-        "deg",
-    ));
-    let feet: Vec<LinkRef> = body
-        .link_materials
-        .iter()
-        .enumerate()
-        .filter(|(link, m)| *link != 0 && **m != MaterialId::DEFAULT)
-        .map(|(link, _)| LinkRef { body: subject, link })
-        .collect();
-    let ground = scene
-        .bodies
-        .iter()
-        .enumerate()
-        .position(|(i, b)| i != subject && b.fixed_root);
-    if let (false, Some(ground)) = (feet.is_empty(), ground) {
+    out.push(spec("max_tilt", max_tilt(root), "deg"));
+    if let Some(ground) = ground(scene, subject) {
         let weight = body.model.total_mass() * scene.gravity.norm();
         out.push(spec(
             "foot_slip",
             MetricKind::FootSlip {
-                feet,
+                feet: feet(scene, subject),
                 ground,
                 force_threshold: 0.05 * weight,
             },
@@ -94,4 +122,32 @@ pub fn defaults(scene: &Scene, subject: usize) -> Vec<MetricSpec> {
         ));
     }
     out
+}
+
+fn free_body_metrics(subject: usize, several_free: bool) -> Vec<MetricSpec> {
+    let root = LinkRef { body: subject, link: 0 };
+    let displacement = |axis| MetricKind::Displacement {
+        link: root,
+        window: WHOLE_RUN,
+        axis,
+    };
+    let penetration_of = if several_free { None } else { Some(subject) };
+    vec![
+        spec("displacement", displacement(Axis::Norm), "m"),
+        spec("height_change", displacement(Axis::Z), "m"),
+        spec("max_tilt", max_tilt(root), "deg"),
+        spec(
+            "max_penetration",
+            MetricKind::MaxPenetration { body: penetration_of },
+            "m",
+        ),
+    ]
+}
+
+fn max_tilt(link: LinkRef) -> MetricKind {
+    MetricKind::Tilt {
+        link,
+        window: WHOLE_RUN,
+        reduce: Reduce::Max,
+    }
 }

@@ -7,7 +7,7 @@
 //!
 //! | `.cnoid` | tribo project |
 //! |---|---|
-//! | `BodyItem` `file`, initial root pose and joint displacements (degrees → rad), `fix_root` | `bodies:` |
+//! | `BodyItem` `file`, initial root pose and joint displacements (degrees → rad), `fix_root` | `bodies:` (names made unique, [`names`]) |
 //! | `WorldItem` `default_material_table_file`, `MaterialTableItem` `file` | `default_materials:`, `materials:` |
 //! | the simulator item's `time_step`/`frame_rate`, `gravity` | `simulation:` |
 //! | AIST `contact_culling_distance`, `contact_culling_depth`, `max_num_contact_points` | `engine_options: {pgs: …}` |
@@ -15,13 +15,16 @@
 //!
 //! The run lasts the controller's pattern (Choreonoid stops when the controllers finish, with
 //! `is_active_control_time_range_mode`), `time_length` with `time_range_mode: specified`, else
-//! `time_length`. Default metrics are added ([`metrics`]). Everything else — GUI state, other
-//! items, settings without a tribo counterpart — is listed as an `ignored: …` warning at its line.
+//! `time_length`. Default metrics are added, chosen by what the main body is: walker metrics for a
+//! body a walking pattern drives, displacement, tilt and penetration for other free bodies
+//! ([`metrics`]). Everything else — GUI state, other items, settings without a tribo counterpart —
+//! is listed as an `ignored: …` warning at its line.
 
 mod body;
 mod controller;
 mod materials;
 mod metrics;
+mod names;
 mod paths;
 mod pose;
 mod simulator;
@@ -53,9 +56,11 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Project, Diagnostic> {
     let wanted = options.overrides.get("simulator").map(String::as_str);
     let sim = simulator::choose(&items.simulators, wanted, &root.location, &mut warnings)?;
     let tables = materials::read(&items.worlds, &items.material_tables, &resolver, &mut warnings)?;
+    let (names, mut renamed) = names::unique(&items.bodies);
+    warnings.append(&mut renamed);
     let mut bodies = Vec::new();
-    for item in &items.bodies {
-        bodies.push(body::read(item, &resolver, &mut warnings)?);
+    for (item, name) in items.bodies.iter().zip(names) {
+        bodies.push(body::read(item, name, &resolver, &mut warnings)?);
     }
     if bodies.is_empty() {
         return Err(root.error("this project has no BodyItem under a WorldItem: nothing to simulate"));
@@ -174,10 +179,5 @@ fn finish(project: &mut Project, sim: &simulator::Simulation, warnings: &mut Vec
             ),
         )),
     }
-    let subject = pattern
-        .map(|p| p.body)
-        .or_else(|| project.scene.bodies.iter().position(|b| !b.fixed_root));
-    if let Some(subject) = subject {
-        project.metrics = metrics::defaults(&project.scene, subject);
-    }
+    project.metrics = metrics::defaults(&project.scene, pattern.map(|p| p.body));
 }
