@@ -17,7 +17,9 @@ fn load(fixture: &str) -> Project {
         share_dir: root().join("share"),
         ..Default::default()
     };
-    Project::load(&path, &options).unwrap_or_else(|e| panic!("{fixture}: {e}"))
+    Project::load(&path, &options)
+        .map_err(|e| format!("{fixture}: {e}"))
+        .expect("the fixture loads")
 }
 
 fn metric_names(project: &Project) -> Vec<&str> {
@@ -25,12 +27,12 @@ fn metric_names(project: &Project) -> Vec<&str> {
 }
 
 fn kind<'a>(project: &'a Project, name: &str) -> &'a MetricKind {
-    &project
+    project
         .metrics
         .iter()
         .find(|m| m.name == name)
-        .unwrap_or_else(|| panic!("no metric `{name}`"))
-        .kind
+        .map(|m| &m.kind)
+        .expect("a metric of that name")
 }
 
 #[test]
