@@ -17,9 +17,11 @@
 //! - **Shapes.** Box, Sphere, Cylinder, Capsule and Cone, in Choreonoid's convention (axis along
 //!   local +Y), which is also parry's.
 //! - **Materials.** Per link pair, the scene's contact table gives static and dynamic friction
-//!   and restitution; a contact-modification hook writes them into every contact manifold. Dynamic
-//!   friction applies when the tangential slip speed exceeds 1e-4 m/s, as in Choreonoid's AIST
-//!   simulator, with a one-step lag (see the hook's docs).
+//!   and restitution; a contact-modification hook writes them into every contact manifold. Each
+//!   manifold keeps a stick/slip state: static friction while it sticks, dynamic friction once
+//!   even the full static cone cannot stop its slip (slip speed above 1e-4 m/s, Choreonoid's AIST
+//!   threshold), static again when the slip falls below it — so the creep of rapier's soft
+//!   contacts never counts as sliding (see the hook's docs).
 //! - **Joints.** `Effort` commands are internal force pairs on the two links; `Pd` commands drive
 //!   rapier's implicit joint motor (force-based gains); `link_wrenches` last one step.
 //! - **Contacts.** Every contact point that carried force is reported with its world point,

@@ -1,5 +1,6 @@
 //! The `rapier` engine: one step is apply commands → physics step → read state → read contacts.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use rapier3d_f64::prelude::{
@@ -26,6 +27,8 @@ pub(crate) struct RapierEngine {
     forced: Vec<RigidBodyHandle>,
     /// Set once a step diverged: the world is no longer trustworthy.
     diverged: Option<StepError>,
+    /// Rigid bodies that are multibody links (their contacts use per-point friction).
+    multibody_links: HashSet<RigidBodyHandle>,
 }
 
 impl RapierEngine {
@@ -43,7 +46,15 @@ impl RapierEngine {
                 body_name(&scene, b)
             ));
         }
+        let multibody_links = world
+            .physics
+            .bodies
+            .iter()
+            .map(|(handle, _)| handle)
+            .filter(|h| world.physics.multibody_joints.rigid_body_link(*h).is_some())
+            .collect();
         Ok(RapierEngine {
+            multibody_links,
             scene,
             options,
             world,
@@ -84,6 +95,8 @@ impl RapierEngine {
         let hook = MaterialHook {
             scene: &self.scene,
             slip_threshold: self.options.slip_threshold,
+            per_point_friction: &self.multibody_links,
+            coulomb_everywhere: self.options.friction_model == FrictionModel::Coulomb,
         };
         self.world.physics.step_with_events(&hook, &());
     }

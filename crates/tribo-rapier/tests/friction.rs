@@ -8,9 +8,10 @@ use tribo_testkit::*;
 const DT: f64 = 1e-3;
 const SIDE: f64 = 0.2;
 
-/// A 1 kg, 0.2 m cube resting on `ground(tilt)` with its faces along the slope, moving at `speed`
-/// down the slope.
+/// A 1 kg cube of side `side` resting on `ground(tilt)` with its faces along the slope, moving at
+/// `speed` down the slope.
 fn box_on_slope(
+    side: f64,
     tilt: f64,
     static_friction: f64,
     dynamic_friction: f64,
@@ -19,11 +20,11 @@ fn box_on_slope(
     let table = pair_table(static_friction, dynamic_friction, 0.0);
     let (down, normal) = slope_axes(tilt);
     let rotation = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);
-    let pose = Isometry3::from_parts(Translation3::from(normal * (SIDE / 2.0)), rotation);
+    let pose = Isometry3::from_parts(Translation3::from(normal * (side / 2.0)), rotation);
     let cube = solid(
         "box",
         Geometry::Box {
-            size: Vector3::repeat(SIDE),
+            size: Vector3::repeat(side),
         },
         1.0,
         "Thing",
@@ -33,9 +34,25 @@ fn box_on_slope(
     scene(vec![ground(tilt, &table), placed], table)
 }
 
-/// Displacement down the slope and speed after `seconds`.
+/// Displacement down the slope and speed after `seconds` of the 0.2 m cube.
 fn slide(tilt: f64, static_friction: f64, dynamic_friction: f64, speed: f64, seconds: f64) -> (f64, f64) {
-    let scene = box_on_slope(tilt, static_friction, dynamic_friction, speed);
+    slide_from(SIDE, tilt, static_friction, dynamic_friction, speed, seconds)
+}
+
+/// Displacement down the slope and speed after `seconds` of a cube of side `side` released at rest.
+fn slide_box(side: f64, tilt: f64, static_friction: f64, dynamic_friction: f64, seconds: f64) -> (f64, f64) {
+    slide_from(side, tilt, static_friction, dynamic_friction, 0.0, seconds)
+}
+
+fn slide_from(
+    side: f64,
+    tilt: f64,
+    static_friction: f64,
+    dynamic_friction: f64,
+    speed: f64,
+    seconds: f64,
+) -> (f64, f64) {
+    let scene = box_on_slope(side, tilt, static_friction, dynamic_friction, speed);
     let mut engine = engine(&RapierFactory, &scene);
     let (down, _) = slope_axes(tilt);
     let start = root_position(engine.state(), 1);
@@ -108,6 +125,32 @@ fn static_and_dynamic_friction_follow_the_aist_rule() {
         error * 100.0
     );
     assert!(error.abs() < 0.03, "a = {acceleration} vs {expected}");
+}
+
+/// μs = 0.6, μk = 0.4, a 0.1 m box released at rest: Coulomb's law holds it at every angle below
+/// atan 0.6 = 30.96° (soft contact may creep, but its static cone is not saturated), and above it
+/// the box slides at g (sin θ − μk cos θ).
+#[test]
+fn static_friction_holds_up_to_its_angle_and_dynamic_friction_slides_above() {
+    for degrees in [20.0_f64, 25.0, 28.0, 30.0, 30.9] {
+        let (distance, speed) = slide_box(0.1, degrees.to_radians(), 0.6, 0.4, 2.0);
+        eprintln!("{degrees}°: moved {:.4} mm in 2 s, v = {speed:.2e} m/s", distance * 1e3);
+        assert!(
+            distance.abs() < 0.5e-3 && speed.abs() < 1e-3,
+            "{degrees}°: static friction 0.6 must hold (tan θ = {:.4}), moved {distance} m",
+            degrees.to_radians().tan()
+        );
+    }
+    let tilt = 32.0_f64.to_radians();
+    let expected = 0.5 * G * (tilt.sin() - 0.4 * tilt.cos()) * 4.0;
+    let (distance, _) = slide_box(0.1, tilt, 0.6, 0.4, 2.0);
+    let error = (distance - expected) / expected;
+    eprintln!(
+        "32°: slid {distance:.4} m in 2 s, expected {expected:.4} m ({:+.2} %)",
+        error * 100.0
+    );
+    assert!((expected - 3.7415).abs() < 1e-4, "the closed form itself: {expected}");
+    assert!(error.abs() < 0.01, "32°: slid {distance} m vs {expected} m (±1 %)");
 }
 
 #[test]
