@@ -4,29 +4,63 @@
 //! Each run is single-threaded and independent of the others, so the results do not depend on the
 //! number of threads; only the wall time does.
 
+use std::path::Path;
+
 use rayon::prelude::*;
-use tribo_engine::{RunOptions, RunOutcome};
+use tribo_engine::{BuildError, RowSink, RunError, RunHooks, RunOptions, RunOutcome};
 use tribo_scene::Project;
 
 use crate::batch_progress::BatchProgress;
 use crate::engines::registry;
 use crate::failure::Failure;
+use crate::outputs::trajectory_file;
 
 /// One run: a loaded project on one engine.
 pub struct Job<'a> {
     pub project: &'a Project,
     pub engine: &'a str,
+    /// Stream the trajectory into `DIR/trajectory.csv` (a checked, existing directory).
+    pub out: Option<&'a Path>,
 }
 
 /// Steps a run of `project` takes with `options` (the runner's own count: duration / time step,
 /// rounded).
 fn expected_steps(project: &Project, options: &RunOptions) -> u64 {
     let duration = options.duration.unwrap_or(project.simulation.duration);
-    let steps = (duration / project.simulation.time_step).round();
-    if steps.is_finite() && steps > 0.0 {
-        steps as u64
-    } else {
-        0
+    tribo_engine::step_count(duration, project.simulation.time_step)
+}
+
+/// The outcome of a run that failed before its first step (its engine could not be built for
+/// the scene): no steps, no metrics, the failure.
+pub fn failed_outcome(engine: &str, failure: String) -> RunOutcome {
+    RunOutcome {
+        engine: engine.to_string(),
+        steps: 0,
+        simulated_time: 0.0,
+        wall_time: std::time::Duration::ZERO,
+        metrics: Vec::new(),
+        trajectory: Default::default(),
+        replay: None,
+        warnings: Vec::new(),
+        failure: Some(failure),
+        solver: Default::default(),
+    }
+}
+
+fn run_one(job: &Job, options: &RunOptions, progress: &mut dyn FnMut(u64, u64)) -> Result<RunOutcome, Failure> {
+    let registry = registry();
+    let mut sink = job.out.map(trajectory_file).transpose()?;
+    let hooks = RunHooks {
+        progress,
+        rows: sink.as_mut().map(|s| s as &mut dyn RowSink),
+    };
+    match tribo_engine::run_with(job.project, &registry, job.engine, options, hooks) {
+        Ok(outcome) => Ok(outcome),
+        // The engine cannot simulate this scene: the run failed; the other engines go on.
+        Err(RunError::Build(e @ BuildError::Unsupported { .. })) => {
+            Ok(failed_outcome(job.engine, format!("failed before its first step: {e}")))
+        }
+        Err(e) => Err(crate::run::run_error(&job.project.path, job.engine, e)),
     }
 }
 
@@ -38,9 +72,8 @@ pub fn run_all(jobs: &[Job], options: &RunOptions, quiet: bool) -> Vec<Result<Ru
         .par_iter()
         .zip(totals.par_iter())
         .map(|(job, &total)| {
-            let registry = registry();
             let mut reported = 0u64;
-            let result = tribo_engine::run(job.project, &registry, job.engine, options, &mut |step, _| {
+            let result = run_one(job, options, &mut |step, _| {
                 // Report in chunks: the shared bar is touched a few hundred times per run.
                 if step >= reported + 200 {
                     progress.advance(step - reported);
@@ -48,7 +81,7 @@ pub fn run_all(jobs: &[Job], options: &RunOptions, quiet: bool) -> Vec<Result<Ru
                 }
             });
             progress.run_done(total.saturating_sub(reported));
-            result.map_err(|e| Failure::input(format!("{}: {e}", job.project.path.display())))
+            result
         })
         .collect();
     progress.finish();

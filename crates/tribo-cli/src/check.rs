@@ -22,11 +22,24 @@ enum Kind {
 
 pub fn execute(args: &CheckArgs) -> CliResult {
     let root = tribo_yaml::parse_file(&args.path)?;
+    let mut notes: Vec<String> = Vec::new();
     let (summary, warnings) = match detect(&args.path, &root)? {
         Kind::Body => body_summary(&tribo_model::load_body(&args.path)?),
         Kind::Motion => motion_summary(&tribo_model::load_motion(&args.path)?),
         Kind::MaterialTable => table_summary(&args.path, args.strict)?,
-        Kind::Project => project_summary(&args.path, args.strict, crate::run::share_dir(args.share.as_deref())?)?,
+        Kind::Project => {
+            let (summary, warnings, project) =
+                project_summary(&args.path, args.strict, crate::run::share_dir(args.share.as_deref())?)?;
+            // The run's length against the step limit, as `tribo run` would judge it.
+            let options = tribo_engine::RunOptions {
+                allow_long_run: args.allow_long_run,
+                ..Default::default()
+            };
+            let steps = crate::plan::check_steps(&project, &options)?;
+            notes.extend(crate::plan::long_run_warning(steps));
+            notes.extend(crate::plan::pattern_notes(&project));
+            (summary, warnings)
+        }
     };
     if args.strict {
         if let Some(first) = warnings.iter().find(|w| w.message.starts_with("unknown material")) {
@@ -40,12 +53,18 @@ pub fn execute(args: &CheckArgs) -> CliResult {
                 "warnings".into(),
                 json!(warnings.iter().map(ToString::to_string).collect::<Vec<_>>()),
             );
+            if !notes.is_empty() {
+                map.insert("notes".into(), json!(notes));
+            }
         }
         println!("{}", pretty(&value));
     } else {
         print!("{}", text(&summary));
-        for w in &warnings {
+        for w in crate::warnings::collapse(&warnings) {
             println!("{w}");
+        }
+        for n in &notes {
+            println!("{n}");
         }
     }
     Ok(())
@@ -141,7 +160,7 @@ fn project_summary(
     path: &Path,
     strict: bool,
     share_dir: std::path::PathBuf,
-) -> Result<(serde_json::Value, Vec<Diagnostic>), Diagnostic> {
+) -> Result<(serde_json::Value, Vec<Diagnostic>, Project), Diagnostic> {
     let options = LoadOptions {
         strict,
         share_dir,
@@ -174,8 +193,10 @@ fn project_summary(
         "parameters": project.parameters.list.iter().map(|p| json!({"name": p.name, "value": p.value.display()})).collect::<Vec<_>>(),
         "time_step_s": project.simulation.time_step,
         "duration_s": project.simulation.duration,
+        "steps": tribo_engine::step_count(project.simulation.duration, project.simulation.time_step),
     });
-    Ok((summary, project.warnings))
+    let warnings = project.warnings.clone();
+    Ok((summary, warnings, project))
 }
 
 /// Round to 9 decimals so sums like 130.80000000000001 print as written in the file.

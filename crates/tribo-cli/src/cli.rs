@@ -89,6 +89,9 @@ pub struct CheckArgs {
     /// Treat warnings about unknown materials as errors
     #[arg(long)]
     pub strict: bool,
+    /// Accept a project whose run takes more than 10 000 000 steps (duration / time step)
+    #[arg(long)]
+    pub allow_long_run: bool,
     /// Print JSON
     #[arg(long)]
     pub json: bool,
@@ -128,6 +131,12 @@ pub struct ProjectArgs {
     /// Treat warnings about unknown materials as errors
     #[arg(long)]
     pub strict: bool,
+    /// Run even if a run takes more than 10 000 000 steps (duration / time step). Without it such
+    /// a run is refused before it starts (a time step of 1e-9 s or --time 1e9 is usually a typo).
+    /// Memory stays bounded either way: with --out, trajectory.csv is written as the run goes;
+    /// in memory, trajectories keep at most 50 000 evenly spaced rows.
+    #[arg(long)]
+    pub allow_long_run: bool,
     /// The share directory `${SHARE}` stands for (default: tribo's `share/`); for a Choreonoid
     /// `.cnoid` project, Choreonoid's share directory (or a copy of its model/, motion/, materials/)
     #[arg(long, value_name = "DIR")]

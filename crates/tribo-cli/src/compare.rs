@@ -11,9 +11,9 @@ use crate::cli::CompareArgs;
 use crate::engines::registry;
 use crate::failure::{CliResult, Failure};
 use crate::materials::pretty;
-use crate::run::{
-    error_text, expected_text, load_project, metric_json, outcome_json, write_outputs, write_pressure_images,
-};
+use crate::outputs::{check_out_dir, write_outputs, write_pressure_images};
+use crate::plan::check_steps;
+use crate::run::{error_text, expected_text, load_project, metric_json, outcome_json};
 use crate::table;
 
 /// Replay frames a run captures at most: every step up to this many steps, else evenly spaced.
@@ -38,13 +38,27 @@ pub fn execute(args: &CompareArgs) -> CliResult {
             .out
             .as_ref()
             .map(|_| replay_interval(&project, args.project.time)),
+        allow_long_run: args.project.allow_long_run,
         ..Default::default()
     };
+    check_steps(&project, &options)?;
+    let engine_dirs: Vec<Option<std::path::PathBuf>> = engines
+        .iter()
+        .map(|e| args.project.out.as_ref().map(|dir| dir.join(e)))
+        .collect();
+    if let Some(dir) = &args.project.out {
+        check_out_dir(dir)?;
+        for d in engine_dirs.iter().flatten() {
+            check_out_dir(d)?;
+        }
+    }
     let jobs: Vec<Job> = engines
         .iter()
-        .map(|engine| Job {
+        .zip(&engine_dirs)
+        .map(|(engine, out)| Job {
             project: &project,
             engine,
+            out: out.as_deref(),
         })
         .collect();
     let quiet = args.project.quiet || args.project.json;
@@ -58,9 +72,11 @@ pub fn execute(args: &CompareArgs) -> CliResult {
             write_outputs(&dir.join(&o.engine), &project, o)?;
             write_pressure_images(&dir.join(&o.engine), maps)?;
         }
+        // An engine that never started has nothing to replay or plot.
         let runs: Vec<EngineRun> = outcomes
             .iter()
             .zip(&pressure)
+            .filter(|(outcome, _)| !outcome.trajectory.rows.is_empty())
             .map(|(outcome, pressure)| EngineRun { outcome, pressure })
             .collect();
         let files =
@@ -76,7 +92,11 @@ pub fn execute(args: &CompareArgs) -> CliResult {
     }
     let failed: Vec<String> = outcomes
         .iter()
-        .filter_map(|o| o.failure.as_ref().map(|f| format!("{}: {f}", o.engine)))
+        .filter_map(|o| {
+            o.failure
+                .as_ref()
+                .map(|f| format!("{} (after {} completed steps): {f}", o.engine, o.steps))
+        })
         .collect();
     crate::failure::runs_failed(&project.path, &failed)
 }
@@ -110,27 +130,22 @@ pub fn compare_text(project: &Project, outcomes: &[RunOutcome]) -> String {
     header.extend(outcomes.iter().map(|o| o.engine.clone()));
     let mut rows = vec![header];
     for (i, spec) in project.metrics.iter().enumerate() {
-        let first = outcomes.first().and_then(|o| o.metrics.get(i));
+        let first = outcomes.iter().find_map(|o| o.metrics.get(i));
         let mut row = vec![
             spec.name.clone(),
             spec.unit.clone(),
             first.map(expected_text).unwrap_or_default(),
         ];
         for o in outcomes {
-            let cell = o.metrics.get(i).map_or_else(String::new, |m| {
-                let err = error_text(m);
-                if err.is_empty() {
-                    m.value.display()
-                } else {
-                    format!("{} ({err})", m.value.display())
-                }
-            });
-            row.push(cell);
+            row.push(metric_cell(o, i));
         }
         rows.push(row);
     }
     let mut speed = vec!["steps/s".to_string(), String::new(), String::new()];
-    speed.extend(outcomes.iter().map(|o| format!("{:.0}", o.steps_per_second())));
+    speed.extend(outcomes.iter().map(|o| match o.failure {
+        Some(_) => "failed".to_string(),
+        None => format!("{:.0}", o.steps_per_second()),
+    }));
     rows.push(speed);
     let mut out = format!("{}\n", project.name);
     if !project.description.is_empty() {
@@ -143,8 +158,27 @@ pub fn compare_text(project: &Project, outcomes: &[RunOutcome]) -> String {
             out.push_str(&format!("warning ({}): {w}\n", o.engine));
         }
         if let Some(f) = &o.failure {
-            out.push_str(&format!("FAILED ({}): {f}\n", o.engine));
+            out.push_str(&format!(
+                "FAILED ({}, after {} completed steps): {f}\n",
+                o.engine, o.steps
+            ));
         }
     }
     out
+}
+
+/// Metric `i` of a run as a table cell: value (error, ok/FAIL), or `failed` for a run that
+/// failed (its numbers would describe a run cut short, not the scene).
+pub fn metric_cell(o: &RunOutcome, i: usize) -> String {
+    if o.failure.is_some() {
+        return "failed".to_string();
+    }
+    o.metrics.get(i).map_or_else(String::new, |m| {
+        let err = error_text(m);
+        if err.is_empty() {
+            m.value.display()
+        } else {
+            format!("{} ({err})", m.value.display())
+        }
+    })
 }

@@ -14,13 +14,13 @@ pub struct GaitArgs {
     /// The biped's .body file (default: tribo's walker, share/model/walker.body); its feet are
     /// the links RLEG_ANKLE_R and LLEG_ANKLE_R
     pub model: Option<PathBuf>,
-    /// Number of steps (the last one brings the feet together)
+    /// Number of steps, 2 to 1000 (the last one brings the feet together)
     #[arg(long, default_value_t = 8)]
     pub steps: usize,
-    /// Forward advance per step, m
+    /// Forward advance per step, m (0 to 1)
     #[arg(long, default_value_t = 0.15)]
     pub step_length: f64,
-    /// Duration of one step (single + double support), s
+    /// Duration of one step (single + double support), s (0.1 to 10)
     #[arg(long, default_value_t = 0.6)]
     pub step_time: f64,
     /// Lateral distance between the feet, m
@@ -35,7 +35,8 @@ pub struct GaitArgs {
     /// Height of the centre of mass (the cart-table height), m
     #[arg(long, default_value_t = 0.62)]
     pub com_height: f64,
-    /// Frames per second of the pattern (play it with that simulation time step)
+    /// Frames per second of the pattern, at most 10 000; a whole pattern has at most 1 000 000
+    /// frames (tribo resamples a pattern to any simulation time step)
     #[arg(long, default_value_t = 500.0)]
     pub frame_rate: f64,
     /// Write the pattern to FILE.seq (joint angles and the planned ZMP)

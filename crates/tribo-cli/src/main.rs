@@ -9,10 +9,13 @@ mod engines;
 mod failure;
 mod gait;
 mod materials;
+mod outputs;
+mod plan;
 mod progress;
 mod run;
 mod sweep;
 mod table;
+mod warnings;
 
 use clap::Parser;
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::json;
-use tribo_engine::{MetricResult, MetricValue, RunOptions, RunOutcome};
+use tribo_engine::{BuildError, MetricResult, MetricValue, RowSink, RunError, RunHooks, RunOptions, RunOutcome};
 use tribo_scene::{ExpectedValue, LoadOptions, Project};
 
 use crate::cli::{ProjectArgs, RunArgs};
@@ -12,7 +12,7 @@ use crate::engines::registry;
 use crate::failure::{CliResult, Failure};
 use crate::materials::pretty;
 use crate::progress::Progress;
-use crate::table;
+use crate::{outputs, plan, table};
 
 pub fn execute(args: &RunArgs) -> CliResult {
     let project = load_project(&args.project)?;
@@ -21,12 +21,17 @@ pub fn execute(args: &RunArgs) -> CliResult {
         .clone()
         .or_else(|| project.simulation.engines.first().cloned())
         .unwrap_or_else(|| "rapier".to_string());
-    let outcome = run_engine(&project, &engine, &args.project)?;
+    let options = run_options(&project, &args.project);
+    plan::check_steps(&project, &options)?;
+    if let Some(dir) = &args.project.out {
+        outputs::check_out_dir(dir)?;
+    }
+    let outcome = run_engine(&project, &engine, &args.project, &options)?;
     let mut images = Vec::new();
     if let Some(dir) = &args.project.out {
-        write_outputs(dir, &project, &outcome)?;
+        outputs::write_outputs(dir, &project, &outcome)?;
         let maps = tribo_report::pressure_maps(&project.scene, &outcome);
-        images = write_pressure_images(dir, &maps)?;
+        images = outputs::write_pressure_images(dir, &maps)?;
     }
     if args.project.json {
         let mut v = outcome_json(&outcome);
@@ -46,7 +51,8 @@ pub fn execute(args: &RunArgs) -> CliResult {
             map.insert("pressure_maps".into(), json!(files));
         }
         println!("{}", pretty(&v));
-    } else {
+    } else if outcome.failure.is_none() || outcome.steps > 0 {
+        // A run that failed before its first step has no metrics to show: only the failure.
         print!("{}", outcome_text(&project, &outcome));
         for i in &images {
             println!(
@@ -62,15 +68,17 @@ pub fn execute(args: &RunArgs) -> CliResult {
     }
     match &outcome.failure {
         Some(f) => Err(Failure::run(format!(
-            "{}: run failed on `{}`: {f}",
+            "{}: run failed on `{}` after {} completed steps: {f}",
             project.path.display(),
-            outcome.engine
+            outcome.engine,
+            outcome.steps
         ))),
         None => Ok(()),
     }
 }
 
-/// Load the project with the command line's overrides.
+/// Load the project with the command line's overrides; print its warnings (collapsed) and how
+/// its motion patterns will be played.
 pub fn load_project(args: &ProjectArgs) -> Result<Project, Failure> {
     let mut overrides = BTreeMap::new();
     for item in &args.set {
@@ -93,8 +101,11 @@ pub fn load_project(args: &ProjectArgs) -> Result<Project, Failure> {
         share_dir: share_dir(args.share.as_deref())?,
     };
     let project = Project::load(&args.project, &options)?;
-    for w in &project.warnings {
-        eprintln!("{w}");
+    crate::warnings::eprint(&project.warnings);
+    if !args.quiet && !args.json {
+        for note in plan::pattern_notes(&project) {
+            eprintln!("{note}");
+        }
     }
     Ok(project)
 }
@@ -109,41 +120,50 @@ pub fn share_dir(share: Option<&Path>) -> Result<std::path::PathBuf, Failure> {
     }
 }
 
-/// Run one engine with a progress bar.
-pub fn run_engine(project: &Project, engine: &str, args: &ProjectArgs) -> Result<RunOutcome, Failure> {
-    let registry = registry();
-    let mut progress = Progress::new(engine, args.quiet || args.json);
-    // With --out, pads' pressures are captured (in the replay) for their pressure-map images.
+/// The run options of `tribo run`: the duration, the step-limit override and, with `--out` on a
+/// scene with pads, replay frames for the pressure maps.
+pub fn run_options(project: &Project, args: &ProjectArgs) -> RunOptions {
     let capture = args.out.is_some() && !project.scene.pads.is_empty();
-    let options = RunOptions {
+    RunOptions {
         duration: args.time,
         replay_interval: capture.then(|| crate::compare::replay_interval(project, args.time)),
+        allow_long_run: args.allow_long_run,
         ..Default::default()
+    }
+}
+
+/// Run one engine with a progress bar; with `--out`, its trajectory streams to
+/// `DIR/trajectory.csv`.
+pub fn run_engine(
+    project: &Project,
+    engine: &str,
+    args: &ProjectArgs,
+    options: &RunOptions,
+) -> Result<RunOutcome, Failure> {
+    let registry = registry();
+    let mut progress = Progress::new(engine, args.quiet || args.json);
+    let mut sink = args.out.as_deref().map(outputs::trajectory_file).transpose()?;
+    let hooks = RunHooks {
+        progress: &mut |s, n| progress.update(s, n),
+        rows: sink.as_mut().map(|s| s as &mut dyn RowSink),
     };
-    let outcome = tribo_engine::run(project, &registry, engine, &options, &mut |s, n| progress.update(s, n))
-        .map_err(|e| Failure::input(format!("{}: {e}", project.path.display())))?;
+    let outcome = tribo_engine::run_with(project, &registry, engine, options, hooks)
+        .map_err(|e| run_error(&project.path, engine, e))?;
     progress.finish();
     Ok(outcome)
 }
 
-pub fn write_outputs(dir: &Path, project: &Project, outcome: &RunOutcome) -> Result<(), Failure> {
-    let io = |e: std::io::Error| Failure::run(format!("{}: cannot write results: {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(io)?;
-    std::fs::write(dir.join("trajectory.csv"), outcome.trajectory.to_csv()).map_err(io)?;
-    let mut metrics = outcome_json(outcome);
-    if let serde_json::Value::Object(map) = &mut metrics {
-        map.insert("project".into(), json!(project.name));
+/// A run that could not start: an engine that cannot simulate the scene is a failed run (exit
+/// 1); anything else (a bad engine name or option, a controller that does not fit the model, a
+/// run above the step limit) is invalid input (exit 2).
+pub fn run_error(project: &Path, engine: &str, error: RunError) -> Failure {
+    match error {
+        RunError::Build(BuildError::Unsupported { .. }) | RunError::Output(_) => Failure::run(format!(
+            "{}: run failed on `{engine}` before its first step: {error}",
+            project.display()
+        )),
+        other => Failure::input(format!("{}: {other}", project.display())),
     }
-    std::fs::write(dir.join("metrics.json"), pretty(&metrics) + "\n").map_err(io)?;
-    Ok(())
-}
-
-/// Per pad that pressed, `dir/pressure_LINK.png` and `.svg` at its peak total normal force.
-pub fn write_pressure_images(
-    dir: &Path,
-    maps: &[tribo_report::PressureMap],
-) -> Result<Vec<tribo_report::PressureImage>, Failure> {
-    tribo_report::write_pressure_images(dir, maps).map_err(|e| Failure::run(e.to_string()))
 }
 
 pub fn metric_json(m: &MetricResult) -> serde_json::Value {

@@ -15,7 +15,7 @@ use crate::cli::{ProjectArgs, SweepArgs};
 use crate::compare::engines_to_run;
 use crate::failure::{CliResult, Failure};
 use crate::materials::pretty;
-use crate::run::{error_text, load_project, outcome_json, share_dir};
+use crate::run::{load_project, outcome_json, share_dir};
 use crate::table;
 
 /// A swept parameter and its values, in command-line order.
@@ -106,14 +106,27 @@ pub fn execute(args: &SweepArgs) -> CliResult {
             Project::load(&args.project.project, &options).map_err(Failure::from)
         })
         .collect::<Result<_, _>>()?;
-    let jobs: Vec<Job> = projects
-        .iter()
-        .flat_map(|project| engines.iter().map(move |engine| Job { project, engine }))
-        .collect();
     let options = RunOptions {
         duration: args.project.time,
+        allow_long_run: args.project.allow_long_run,
         ..Default::default()
     };
+    for project in &projects {
+        crate::plan::check_steps(project, &options)?;
+    }
+    if let Some(dir) = &args.project.out {
+        crate::outputs::check_out_dir(dir)?;
+    }
+    let jobs: Vec<Job> = projects
+        .iter()
+        .flat_map(|project| {
+            engines.iter().map(move |engine| Job {
+                project,
+                engine,
+                out: None,
+            })
+        })
+        .collect();
     let quiet = args.project.quiet || args.project.json;
     let mut outcomes = run_all(&jobs, &options, quiet).into_iter();
     let mut sweep_points = Vec::with_capacity(points.len());
@@ -202,16 +215,12 @@ pub fn sweep_text(report: &SweepReport) -> String {
             let mut row = p.values.clone();
             row.push(o.engine.clone());
             for i in 0..metrics.len() {
-                row.push(o.metrics.get(i).map_or_else(String::new, |m| {
-                    let err = error_text(m);
-                    if err.is_empty() {
-                        m.value.display()
-                    } else {
-                        format!("{} ({err})", m.value.display())
-                    }
-                }));
+                row.push(crate::compare::metric_cell(o, i));
             }
-            row.push(format!("{:.0}", o.steps_per_second()));
+            row.push(match o.failure {
+                Some(_) => "failed".to_string(),
+                None => format!("{:.0}", o.steps_per_second()),
+            });
             rows.push(row);
         }
     }
