@@ -164,11 +164,16 @@ impl Pgs {
         check_finite("initial λ", lambda.as_slice())?;
         self.prepare_contact_steps(problem)?;
 
-        // Warm start: project onto the feasible set.
-        for (friction, l) in problem.contacts.iter().zip(lambda.as_mut_slice().chunks_exact_mut(3)) {
+        // Warm start: project onto the feasible set (a tangent row of zero diagonal carries nothing).
+        for ((friction, l), inv) in problem
+            .contacts
+            .iter()
+            .zip(lambda.as_mut_slice().chunks_exact_mut(3))
+            .zip(self.inverse_diagonal.chunks_exact(3))
+        {
             l[0] = l[0].max(0.0);
             let t = friction.model.project([l[1], l[2]], friction.mu * l[0]);
-            (l[1], l[2]) = (t[0], t[1]);
+            (l[1], l[2]) = (t[0] * active(inv[1]), t[1] * active(inv[2]));
         }
 
         let PgsOptions {
@@ -203,11 +208,11 @@ impl Pgs {
                 let w1 = a.row_dot(base + 1, lam) + bc[1];
                 if friction.model == FrictionModel::Box {
                     let Some(t1) = lam.get_mut(base + 1) else { break };
-                    let res1 = (*t1 - (*t1 - w1).clamp(-radius, radius)).abs();
+                    let res1 = (*t1 - (*t1 - w1).clamp(-radius, radius)).abs() * active(inv[1]);
                     *t1 = (*t1 - omega * w1 * inv[1]).clamp(-radius, radius);
                     let w2 = a.row_dot(base + 2, lam) + bc[2];
                     let Some(t2) = lam.get_mut(base + 2) else { break };
-                    let res2 = (*t2 - (*t2 - w2).clamp(-radius, radius)).abs();
+                    let res2 = (*t2 - (*t2 - w2).clamp(-radius, radius)).abs() * active(inv[2]);
                     *t2 = (*t2 - omega * w2 * inv[2]).clamp(-radius, radius);
                     if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
                         return Err(Error::Diverged { iteration });
@@ -221,12 +226,15 @@ impl Pgs {
                     let Some(t) = lam.get_mut(base + 1..base + 3) else {
                         break;
                     };
+                    // A tangent of zero diagonal (prepare_contact_steps) is held at 0.
+                    let (on1, on2) = (active(inv[1]), active(inv[2]));
+                    let (w1, w2) = (w1 * on1, w2 * on2);
                     let natural = friction.model.project([t[0] - w1, t[1] - w2], radius);
-                    let res_t = (t[0] - natural[0]).abs().max((t[1] - natural[1]).abs());
+                    let res_t = (t[0] - natural[0] * on1).abs().max((t[1] - natural[1] * on2).abs());
                     let next = friction
                         .model
                         .project([t[0] - omega * step * w1, t[1] - omega * step * w2], radius);
-                    (t[0], t[1]) = (next[0], next[1]);
+                    (t[0], t[1]) = (next[0] * on1, next[1] * on2);
                     sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res_t);
                 }
             }
@@ -241,6 +249,11 @@ impl Pgs {
     }
 
     /// Per-row 1/Aᵢᵢ and per-contact tangential step 1/λ_max(Aₜₜ) (symmetric part of the 2×2 block).
+    ///
+    /// A normal diagonal must be positive. A tangential diagonal of exactly 0 marks a direction the
+    /// contact cannot act in (A is positive semi-definite, so its whole row is 0): its inverse is
+    /// stored as 0 and its impulse is held at 0 ([`Self::solve_contacts`]); both tangents at 0 give a
+    /// step of 0.
     fn prepare_contact_steps<D: DelassusRows>(&mut self, problem: &ContactProblem<D>) -> Result<()> {
         let a = &problem.delassus;
         self.inverse_diagonal.clear();
@@ -249,6 +262,10 @@ impl Pgs {
             let base = 3 * contact;
             for row in base..base + 3 {
                 let value = a.entry(row, row);
+                if row > base && value == 0.0 {
+                    self.inverse_diagonal.push(0.0);
+                    continue;
+                }
                 if !(value.is_finite() && value > 0.0) {
                     return Err(Error::NonPositiveDiagonal { row, value });
                 }
@@ -257,9 +274,18 @@ impl Pgs {
             let (p, q) = (a.entry(base + 1, base + 1), a.entry(base + 2, base + 2));
             let off = 0.5 * (a.entry(base + 1, base + 2) + a.entry(base + 2, base + 1));
             let largest = 0.5 * (p + q) + (0.25 * (p - q) * (p - q) + off * off).sqrt();
-            self.tangent_step.push(1.0 / largest);
+            self.tangent_step.push(if largest > 0.0 { 1.0 / largest } else { 0.0 });
         }
         Ok(())
+    }
+}
+
+/// 1 for a row that takes part in the solve, 0 for a tangent row of zero diagonal (inverse 0).
+fn active(inverse_diagonal: f64) -> f64 {
+    if inverse_diagonal == 0.0 {
+        0.0
+    } else {
+        1.0
     }
 }
 
@@ -319,6 +345,34 @@ mod tests {
             pgs.solve_lcp(&a, &b, &mut lambda),
             Err(Error::InvalidOption { name: "relaxation", .. })
         ));
+    }
+
+    #[test]
+    fn a_zero_tangent_row_carries_no_impulse_but_a_zero_normal_is_an_error() {
+        use crate::contact::ContactFriction;
+        // One contact pushed into its surface (b_n = −1) with A = diag(1, 0, 2): t₁ cannot act.
+        for model in [FrictionModel::Box, FrictionModel::Cone] {
+            let a = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 0.0, 2.0]));
+            let b = DVector::from_vec(vec![-1.0, 0.0, -0.1]);
+            let friction = ContactFriction { mu: 0.5, model };
+            let problem = ContactProblem::new(a, b.clone(), vec![friction]).expect("valid");
+            let mut lambda = DVector::from_vec(vec![0.0, 0.3, 0.0]);
+            let report = Pgs::new(PgsOptions::default())
+                .solve_contacts(&problem, &mut lambda)
+                .expect("solves");
+            assert!(report.converged, "{model:?}: {report:?}");
+            assert!(
+                (lambda[0] - 1.0).abs() < 1e-12 && lambda[1] == 0.0,
+                "{model:?}: {lambda}"
+            );
+            assert!((lambda[2] - 0.05).abs() < 1e-12, "{model:?}: {lambda}");
+            let zero_normal = DMatrix::from_diagonal(&DVector::from_vec(vec![0.0, 1.0, 1.0]));
+            let problem = ContactProblem::new(zero_normal, b, vec![friction]).expect("valid");
+            assert_eq!(
+                Pgs::new(PgsOptions::default()).solve_contacts(&problem, &mut lambda),
+                Err(Error::NonPositiveDiagonal { row: 0, value: 0.0 })
+            );
+        }
     }
 
     #[test]

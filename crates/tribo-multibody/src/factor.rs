@@ -167,6 +167,22 @@ impl TreeFactorisation {
         Ok(a)
     }
 
+    /// The diagonal of `J M⁻¹ Jᵀ` (m entries) for a Jacobian `J` (m × nv): row i gives
+    /// `‖D^{-1/2} L⁻ᵀ jᵢᵀ‖²`, the same numbers [`Self::delassus`] puts on its diagonal, without
+    /// the m × m products.
+    pub fn delassus_diagonal(&self, jacobian: &DMatrix<f64>) -> Result<DVector<f64>, Error> {
+        check_len("Jacobian columns", self.dim(), jacobian.ncols())?;
+        let n = self.dim();
+        let mut y = jacobian.transpose();
+        let d = self.factor.diagonal();
+        let mut diagonal = DVector::zeros(jacobian.nrows());
+        for (column, slot) in y.as_mut_slice().chunks_exact_mut(n.max(1)).zip(diagonal.iter_mut()) {
+            self.solve_lt(column);
+            *slot = column.iter().zip(d.iter()).map(|(z, d)| z * z / d).sum();
+        }
+        Ok(diagonal)
+    }
+
     /// `Lᵀ z = y` (in place, back substitution along ancestor chains). `y.len() == n` (checked by
     /// the callers); chain entries are < n by construction, so the indexing cannot fail.
     fn solve_lt(&self, y: &mut [f64]) {
@@ -267,7 +283,9 @@ mod tests {
         let j = DMatrix::from_row_slice(2, 6, &[1.0, 0.0, 2.0, 0.0, -1.0, 0.5, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0]);
         let a = f.delassus(&j).expect("right width");
         let expected = &j * m.clone().try_inverse().expect("invertible") * j.transpose();
-        assert!((a - expected).abs().max() < 1e-12);
+        assert!((&a - expected).abs().max() < 1e-12);
+        let diagonal = f.delassus_diagonal(&j).expect("right width");
+        assert!((diagonal - a.diagonal()).abs().max() < 1e-12);
     }
 
     #[test]

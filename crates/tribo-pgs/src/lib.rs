@@ -12,8 +12,11 @@
 //!    explicit, both clamped to `max_effort`.
 //! 3. `collision` (collision.rs): sort-and-sweep over world AABBs, then parry's contact manifolds;
 //!    adjacent links never collide, links of one body only with self-collision.
-//! 4. `contact_build` (culling.rs, contacts.rs): AIST culling per link pair, material lookup,
-//!    contact frames, Jacobian rows, normal targets (stabilisation, restitution, compliance).
+//! 4. `contact_build` (culling.rs, contacts.rs, degenerate.rs): AIST culling per link pair,
+//!    material lookup, contact frames, Jacobian rows, normal targets (stabilisation, restitution,
+//!    compliance); contacts whose normal no joint can move (zero Delassus diagonal, e.g. a
+//!    ragdoll's thighs on coaxial hips touching along the axis) are dropped with a warning naming
+//!    the link pair, and tangents no joint can move lose their friction row.
 //! 5. `solve` (solve.rs): the Delassus operator `A = J M̃⁻¹ Jᵀ` in block-sparse form (bodies couple
 //!    contacts only through shared bodies), warm-started projected Gauss–Seidel with the exact
 //!    circular cone (or a pyramid/box), or Lemke for small polyhedral problems; a few load-sharing
@@ -102,6 +105,7 @@ mod commands;
 mod compliant;
 mod contacts;
 mod culling;
+mod degenerate;
 mod integrate;
 mod options;
 mod readout;

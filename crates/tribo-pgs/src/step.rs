@@ -15,6 +15,7 @@ use crate::collision::detect;
 use crate::commands::drive;
 use crate::compliant::CompliantPoint;
 use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow};
+use crate::degenerate::screen;
 use crate::integrate::advance;
 use crate::options::PgsOptions;
 use crate::readout::{body_state, contact_records};
@@ -52,6 +53,8 @@ pub struct PgsEngine {
 /// What the stages up to integration produce.
 struct Solved {
     rows: Vec<ContactRow>,
+    /// Link pairs whose contacts could carry no impulse and were dropped (degenerate.rs).
+    dropped: Vec<(LinkRef, LinkRef)>,
     lambda: DVector<f64>,
     states: Vec<State>,
     actuation: Vec<Option<DVector<f64>>>,
@@ -69,7 +72,10 @@ enum Failure {
 
 impl PgsEngine {
     /// A `pgs` engine for `scene` with options given as an engine-options block.
-    pub fn build(scene: &Arc<Scene>, options: &tribo_engine::EngineOptions) -> Result<PgsEngine, tribo_engine::BuildError> {
+    pub fn build(
+        scene: &Arc<Scene>,
+        options: &tribo_engine::EngineOptions,
+    ) -> Result<PgsEngine, tribo_engine::BuildError> {
         let options = PgsOptions::from_engine_options(options).map_err(tribo_engine::BuildError::Option)?;
         PgsEngine::new(Arc::clone(scene), options)
             .map_err(|reason| tribo_engine::BuildError::Unsupported { engine: "pgs", reason })
@@ -217,29 +223,32 @@ impl PgsEngine {
             pairs
         });
         let compliant = &self.compliant_points;
-        let rows = report.time("contact_build", || {
-            let views: Vec<BodyView> = models
-                .iter()
-                .zip(&kinematics)
-                .zip(&velocity_steps)
-                .zip(twists)
-                .map(|(((model, kin), step), twist)| BodyView {
-                    model,
-                    kinematics: kin,
-                    velocity_step: step.as_ref(),
-                    root_twist: *twist,
-                })
-                .collect();
-            let ctx = BuildContext {
-                scene: &self.scene,
-                options: &self.options,
-                dt,
-            };
-            let mut rows = build_rows(&ctx, &views, &pairs);
-            rows.extend(compliant_rows(&ctx, &views, compliant)?);
-            Ok(rows)
-        })
-        .map_err(Failure::Other)?;
+        let rows = report
+            .time("contact_build", || {
+                let views: Vec<BodyView> = models
+                    .iter()
+                    .zip(&kinematics)
+                    .zip(&velocity_steps)
+                    .zip(twists)
+                    .map(|(((model, kin), step), twist)| BodyView {
+                        model,
+                        kinematics: kin,
+                        velocity_step: step.as_ref(),
+                        root_twist: *twist,
+                    })
+                    .collect();
+                let ctx = BuildContext {
+                    scene: &self.scene,
+                    options: &self.options,
+                    dt,
+                };
+                let mut rows = build_rows(&ctx, &views, &pairs);
+                rows.extend(compliant_rows(&ctx, &views, compliant)?);
+                let dropped = screen(&mut rows, &velocity_steps)?;
+                Ok((rows, dropped))
+            })
+            .map_err(Failure::Other)?;
+        let (rows, dropped) = rows;
         let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
         let (assembled, lambda, solve_report) = report.time("solve", || {
             let mut lambda = warm_start.initial(&rows);
@@ -279,6 +288,7 @@ impl PgsEngine {
         })?;
         Ok(Solved {
             rows,
+            dropped,
             lambda,
             states: next_states,
             actuation: velocity_steps.into_iter().map(|s| s.map(|s| s.actuation)).collect(),
@@ -287,6 +297,17 @@ impl PgsEngine {
             complementarity: solve_report.complementarity,
             converged: solve_report.converged,
         })
+    }
+
+    /// "link `L` of `body`", for messages.
+    fn link_label(&self, link: LinkRef) -> String {
+        let body = self.models.get(link.body).map_or("?", |m| m.name.as_str());
+        let name = self
+            .link_names
+            .get(link.body)
+            .and_then(|names| names.get(link.link))
+            .map_or("?", String::as_str);
+        format!("link `{name}` of `{body}`")
     }
 
     fn divergence(&self, body: usize, what: String) -> StepError {
@@ -409,6 +430,15 @@ impl Engine for PgsEngine {
         report.residual = solved.residual;
         report.complementarity = solved.complementarity;
         report.contacts = solved.rows.len();
+        for (a, b) in &solved.dropped {
+            report.warnings.push(format!(
+                "contacts between {} and {} dropped: the joints can hardly move the links against each \
+                 other along the contact normal (Delassus diagonal below 1e-3 of the contact's scale), \
+                 so they can carry no useful impulse",
+                self.link_label(*a),
+                self.link_label(*b)
+            ));
+        }
         if !solved.converged {
             report.warnings.push(format!(
                 "the contact solver stopped at its iteration cap ({}) before reaching its tolerance \
