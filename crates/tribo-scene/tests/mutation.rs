@@ -4,7 +4,8 @@
 //!
 //! Mutations: bytes and characters inserted, deleted and replaced (multi-byte characters, U+3000
 //! IDEOGRAPHIC SPACE, invalid UTF-8 read as U+FFFD), YAML punctuation, deep nesting, huge and
-//! non-finite numbers, `${…}` variables, lines duplicated, swapped and cut, `--set` values.
+//! non-finite numbers, `${…}` variables, lines duplicated, swapped and cut, `--set` values; the
+//! small `.cnoid` fixtures likewise.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -403,3 +404,41 @@ fn mutated_formulas_in_a_project_are_located_on_their_line() {
         }
     }
 }
+
+/// Mutated `.cnoid` projects (written to a temporary directory; they refer to models through
+/// `${SHARE}`): a project or a located error.
+#[test]
+fn mutated_cnoid_projects_never_panic() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x636e_6f69_64);
+    let tokens = tokens();
+    let dir = std::env::temp_dir().join(format!("tribo-scene-mutation-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cnoid");
+    let mut outcomes = [0usize; 2];
+    for name in ["ball-drop.cnoid", "same-names.cnoid"] {
+        let source = std::fs::read_to_string(fixtures.join(name)).expect("a fixture");
+        let path = dir.join(name);
+        let file = path.display().to_string();
+        for _ in 0..CNOID_ROUNDS {
+            let text = mutate(&source, &tokens, &mut rng);
+            std::fs::write(&path, &text).expect("write the mutated project");
+            match Project::load(&path, &options(BTreeMap::new())) {
+                Ok(project) => {
+                    for w in &project.warnings {
+                        check_located(w, &file, &text, "warning");
+                    }
+                    outcomes[0] += 1;
+                }
+                Err(e) => {
+                    assert!(e.is_error(), "{e}");
+                    check_located(&e, &file, &text, "error");
+                    outcomes[1] += 1;
+                }
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+    assert!(outcomes[0] > 20 && outcomes[1] > 20, "ok/err = {outcomes:?}");
+}
+
+const CNOID_ROUNDS: usize = 150;
