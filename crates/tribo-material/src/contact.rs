@@ -128,6 +128,8 @@ pub(crate) fn parse_contact(node: &Node) -> Result<ParsedContact, Error> {
                  it is kept as an engine-specific extra",
                 e.key
             ),
+            // A well-known extra spelt right needs no suggestion (and no string distances).
+            None if WELL_KNOWN_CONTACT_EXTRAS.contains(&e.key.as_str()) => continue,
             None => match closest(&e.key, CONTACT_KEYS.iter().chain(&WELL_KNOWN_CONTACT_EXTRAS).copied()) {
                 Some(known) if known != e.key => format!(
                     "`{}` in [{listed}] is kept as an engine-specific extra that no engine reads under this \

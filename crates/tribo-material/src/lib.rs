@@ -46,6 +46,7 @@ mod lookup;
 mod material;
 mod names;
 mod provenance;
+mod read;
 pub mod render;
 mod table;
 mod unknown;

@@ -6,10 +6,22 @@ use crate::table::MaterialTable;
 
 /// The materials and the contact materials as two aligned text tables.
 pub fn table_text(table: &MaterialTable) -> String {
-    let material_rows: Vec<Vec<String>> = table
-        .materials()
-        .iter()
-        .map(|m| {
+    let materials = table.materials();
+    let pairs = table.pairs();
+    let mut out = format!("materials ({})\n", materials.len());
+    out += &aligned(
+        &[
+            "name",
+            "roughness",
+            "viscosity",
+            "stiffness",
+            "damping",
+            "source",
+            "extras",
+        ],
+        materials.len(),
+        |i| {
+            let m = &materials[i];
             vec![
                 m.name.clone(),
                 fmt_num(m.roughness),
@@ -21,12 +33,14 @@ pub fn table_text(table: &MaterialTable) -> String {
                     .map_or_else(|| "built-in".to_string(), |o| o.location.to_string()),
                 m.extras.to_text(),
             ]
-        })
-        .collect();
-    let pair_rows: Vec<Vec<String>> = table
-        .pairs()
-        .iter()
-        .map(|p| {
+        },
+    );
+    out += &format!("\ncontact materials ({} pairs)\n", pairs.len());
+    out += &aligned(
+        &["pair", "static μ", "dynamic μ", "restitution", "source", "extras"],
+        pairs.len(),
+        |i| {
+            let p = &pairs[i];
             let c = &p.contact;
             vec![
                 format!("{} · {}", p.names[0], p.names[1]),
@@ -36,25 +50,7 @@ pub fn table_text(table: &MaterialTable) -> String {
                 c.origin.location.to_string(),
                 c.extras.to_text(),
             ]
-        })
-        .collect();
-    let mut out = format!("materials ({})\n", material_rows.len());
-    out += &aligned(
-        &[
-            "name",
-            "roughness",
-            "viscosity",
-            "stiffness",
-            "damping",
-            "source",
-            "extras",
-        ],
-        &material_rows,
-    );
-    out += &format!("\ncontact materials ({} pairs)\n", pair_rows.len());
-    out += &aligned(
-        &["pair", "static μ", "dynamic μ", "restitution", "source", "extras"],
-        &pair_rows,
+        },
     );
     out
 }
@@ -83,37 +79,69 @@ pub fn pair_text(a: &str, b: &str, params: &ContactParams) -> String {
 
 /// Every unordered pair (including self pairs) of `names`, resolved, as an aligned text table.
 pub fn resolved_pairs_text(table: &MaterialTable, names: &[&str]) -> String {
-    let mut rows = Vec::new();
-    for (j, a) in names.iter().enumerate() {
-        for b in names.iter().skip(j) {
+    let pairs: Vec<(&str, &str)> = names
+        .iter()
+        .enumerate()
+        .flat_map(|(j, a)| names[j..].iter().map(move |b| (*a, *b)))
+        .collect();
+    aligned(
+        &["pair", "static μ", "dynamic μ", "restitution", "source"],
+        pairs.len(),
+        |i| {
+            let (a, b) = pairs[i];
             let p = table.contact(a, b);
-            rows.push(vec![
+            vec![
                 format!("{a} · {b}"),
                 fmt_num(p.static_friction),
                 fmt_num(p.dynamic_friction),
                 fmt_num(p.restitution),
                 p.source_kind().to_string(),
-            ]);
-        }
-    }
-    aligned(&["pair", "static μ", "dynamic μ", "restitution", "source"], &rows)
+            ]
+        },
+    )
 }
 
-/// Left-aligned columns separated by two spaces, trailing spaces removed.
-fn aligned(header: &[&str], rows: &[Vec<String>]) -> String {
+/// Left-aligned columns separated by two spaces, trailing spaces removed. Row `i`'s cells come
+/// from `row(i)`, formatted once into one flat buffer (no `String` per cell is kept), so a
+/// 500 000-pair listing costs about twice its output, not several times that.
+fn aligned(header: &[&str], rows: usize, row: impl Fn(usize) -> Vec<String>) -> String {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
+    let mut cells = String::new();
+    let mut ends: Vec<usize> = Vec::with_capacity(rows * header.len());
+    for i in 0..rows {
+        let row_cells = row(i);
+        for (k, w) in widths.iter_mut().enumerate() {
+            let cell = row_cells.get(k).map_or("", String::as_str);
             *w = (*w).max(cell.chars().count());
+            cells.push_str(cell);
+            ends.push(cells.len());
         }
     }
-    let line = |cells: &mut dyn Iterator<Item = &str>| {
-        let padded: Vec<String> = cells.zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
-        format!("  {}\n", padded.join("  ").trim_end())
+    let mut out = String::with_capacity(2 * cells.len());
+    let mut line = |row: &mut dyn Iterator<Item = &str>| {
+        out.push_str("  ");
+        let start = out.len();
+        for (k, (cell, w)) in row.zip(&widths).enumerate() {
+            if k > 0 {
+                out.push_str("  ");
+            }
+            out.push_str(cell);
+            let pad = w.saturating_sub(cell.chars().count());
+            out.extend(std::iter::repeat_n(' ', pad));
+        }
+        let trimmed = out[start..].trim_end().len();
+        out.truncate(start + trimmed);
+        out.push('\n');
     };
-    let mut out = line(&mut header.iter().copied());
-    for row in rows {
-        out += &line(&mut row.iter().map(String::as_str));
+    line(&mut header.iter().copied());
+    let mut begin = 0;
+    for row_ends in ends.chunks(header.len()) {
+        let mut row = row_ends.iter().map(|&end| {
+            let cell = &cells[begin..end];
+            begin = end;
+            cell
+        });
+        line(&mut row);
     }
     out
 }

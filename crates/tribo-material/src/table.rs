@@ -1,17 +1,13 @@
-//! Loading and merging material tables (Choreonoid `MaterialTable::load` and `merge`,
-//! choreonoid-formats.md §1.2 and §1.4).
+//! The material table: materials and pair entries by name, merging (Choreonoid `MaterialTable`
+//! and `merge`, choreonoid-formats.md §1.2 and §1.4). Reading one from YAML is in `read`.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use tribo_yaml::{
-    closest, parse_file_with_warnings, parse_str_with_warnings, Diagnostic, Document, Error, Map, Node, Value,
-};
+use tribo_yaml::{Diagnostic, Error};
 
-use crate::contact::{pairs_of, parse_contact, ContactMaterial};
-use crate::material::{parse_material, Material};
+use crate::contact::ContactMaterial;
+use crate::material::Material;
 use crate::names::{canonical, pair_key};
-use crate::provenance::entry_location;
 
 /// The file name the built-in default table reports in locations.
 pub const BUILTIN_DEFAULT_FILE: &str = "${SHARE}/default/materials.yaml";
@@ -19,9 +15,6 @@ pub const BUILTIN_DEFAULT_FILE: &str = "${SHARE}/default/materials.yaml";
 /// Choreonoid's `share/default/materials.yaml` (MIT, see `share/default/LICENSE-choreonoid.txt`),
 /// embedded so the tool never needs the file at run time.
 pub const BUILTIN_DEFAULT_TEXT: &str = include_str!("../../../share/default/materials.yaml");
-
-/// The top-level keys a table file reads.
-const TOP_LEVEL_KEYS: [&str; 3] = ["materials", "contact_materials", "contactMaterials"];
 
 /// A material table: materials by name and contact materials by unordered pair of names.
 ///
@@ -53,81 +46,6 @@ impl MaterialTable {
     /// Choreonoid's default table, from the embedded copy of `share/default/materials.yaml`.
     pub fn builtin_default() -> Result<MaterialTable, Error> {
         Self::parse_str(BUILTIN_DEFAULT_TEXT, BUILTIN_DEFAULT_FILE).map(|loaded| loaded.table)
-    }
-
-    /// Read a material table file. Locations name the path as given. The warnings start with the
-    /// file's own (duplicate keys), then the table's.
-    pub fn load_file(path: &Path) -> Result<Loaded, Error> {
-        Self::from_document(parse_file_with_warnings(path)?)
-    }
-
-    /// Parse a material table from text; `file` names it in locations.
-    pub fn parse_str(text: &str, file: &str) -> Result<Loaded, Error> {
-        Self::from_document(parse_str_with_warnings(text, file)?)
-    }
-
-    fn from_document(document: Document) -> Result<Loaded, Error> {
-        let mut loaded = Self::from_node(&document.root)?;
-        loaded.warnings.splice(0..0, document.warnings);
-        Ok(loaded)
-    }
-
-    /// Read a material table from a YAML tree (a file, or a table embedded in a project file).
-    ///
-    /// Unlike Choreonoid, which warns and skips a material without a name and keeps the entries
-    /// read before a bad contact material, any malformed entry makes the whole table an error.
-    pub fn from_node(root: &Node) -> Result<Loaded, Error> {
-        let top = root.as_map().map_err(|_| {
-            root.error(format!(
-                "expected a material table (a mapping with `materials` and `contact_materials`), found {}",
-                root.kind_name()
-            ))
-        })?;
-        let mut table = MaterialTable::default();
-        let mut warnings = top_level_warnings(top);
-        for item in list(top, "materials", "materials")? {
-            let (material, material_warnings) = parse_material(item)?;
-            warnings.extend(material_warnings);
-            if let Some(previous) = table.material(&material.name) {
-                warnings.push(Diagnostic::warning(
-                    entry_location(item),
-                    format!(
-                        "material `{}` is defined again; this definition replaces the one at {} (the last one wins)",
-                        material.name,
-                        previous
-                            .origin
-                            .as_ref()
-                            .map_or_else(|| "?".to_string(), |o| o.location.to_string()),
-                    ),
-                ));
-            }
-            table.insert_material(material);
-        }
-        let (contact_key, contact_warnings) = contact_list_key(top);
-        warnings.extend(contact_warnings);
-        if let Some(key) = contact_key {
-            for item in list(top, key, "contact materials")? {
-                let parsed = parse_contact(item)?;
-                warnings.extend(parsed.warnings);
-                let here = entry_location(item);
-                for (a, b) in pairs_of(&parsed.names) {
-                    if let Some(previous) = table.pair_entry(a, b) {
-                        let at = &previous.contact.origin.location;
-                        if *at != here {
-                            warnings.push(Diagnostic::warning(
-                                here.clone(),
-                                format!(
-                                    "contact material [{a}, {b}] is defined again; this entry replaces the one at \
-                                     {at} (the last one wins)"
-                                ),
-                            ));
-                        }
-                    }
-                    table.insert_pair(a, b, parsed.contact.clone());
-                }
-            }
-        }
-        Ok(Loaded { table, warnings })
     }
 
     /// Merge `later` into this table (Choreonoid `MaterialTable::merge`, MaterialTable.cpp:242-252):
@@ -220,69 +138,6 @@ impl MaterialTable {
         let name = canonical(name);
         self.material_index.contains_key(name) || self.pair_index.keys().any(|(a, b)| a == name || b == name)
     }
-}
-
-/// The list under `key`, or nothing if absent or empty (`materials:` with no value).
-fn list<'a>(top: &'a Map, key: &str, what: &str) -> Result<&'a [Node], Error> {
-    match top.get(key) {
-        None => Ok(&[]),
-        Some(node) => match &node.value {
-            Value::Null => Ok(&[]),
-            Value::Seq(items) => Ok(items),
-            _ => Err(Error::error(
-                entry_location(node),
-                format!("`{key}` must be a list of {what}, found {}", node.kind_name()),
-            )),
-        },
-    }
-}
-
-/// Which key holds the contact materials (MaterialTable.cpp:255-341): `contact_materials` if it is
-/// a list, else `contactMaterials`; the two are never combined. Warnings for a spelling that is
-/// present but not used.
-fn contact_list_key(top: &Map) -> (Option<&'static str>, Vec<Diagnostic>) {
-    let is_list = |node: &Node| matches!(node.value, Value::Seq(_));
-    let snake = top.entry("contact_materials");
-    let camel = top.entry("contactMaterials");
-    match (snake, camel) {
-        (Some(s), Some(c)) if is_list(&s.value) => (
-            Some("contact_materials"),
-            vec![Diagnostic::warning(
-                c.key_location.clone(),
-                "`contactMaterials` is ignored because `contact_materials` is given",
-            )],
-        ),
-        (Some(s), Some(_)) => (
-            Some("contactMaterials"),
-            vec![Diagnostic::warning(
-                s.key_location.clone(),
-                format!(
-                    "`contact_materials` is ignored because it is {} rather than a list; `contactMaterials` is used",
-                    s.value.kind_name()
-                ),
-            )],
-        ),
-        (Some(_), None) => (Some("contact_materials"), Vec::new()),
-        (None, Some(_)) => (Some("contactMaterials"), Vec::new()),
-        (None, None) => (None, Vec::new()),
-    }
-}
-
-/// Other top-level keys are ignored (they often only hold YAML anchors), but one that looks like a
-/// misspelling of a table key is reported.
-fn top_level_warnings(top: &Map) -> Vec<Diagnostic> {
-    top.entries
-        .iter()
-        .filter(|e| !TOP_LEVEL_KEYS.contains(&e.key.as_str()))
-        .filter_map(|e| {
-            closest(&e.key, TOP_LEVEL_KEYS).map(|known| {
-                Diagnostic::warning(
-                    e.key_location.clone(),
-                    format!("top-level key `{}` is ignored (did you mean `{known}`?)", e.key),
-                )
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ where
         let c_squashed = squash(&c_lower);
         let shorter = squashed.len().min(c_squashed.len());
         let longer = squashed.len().max(c_squashed.len());
+        let (chars, c_chars) = (lower.chars().count(), c_lower.chars().count());
+        let limit = (chars.max(c_chars) / 3).max(1);
         let dist = if c_squashed == squashed {
             0
         } else if shorter >= 3
@@ -25,10 +27,12 @@ where
             && (c_squashed.starts_with(&squashed) || squashed.starts_with(&c_squashed))
         {
             1
+        } else if chars.abs_diff(c_chars) > limit {
+            // The edit distance is at least the difference in length: too far, without computing it.
+            continue;
         } else {
             strsim::damerau_levenshtein(&lower, &c_lower)
         };
-        let limit = (lower.chars().count().max(c_lower.chars().count()) / 3).max(1);
         if dist <= limit && best.is_none_or(|(d, _)| dist < d) {
             best = Some((dist, cand));
         }
