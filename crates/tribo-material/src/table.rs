@@ -1,7 +1,7 @@
 //! The material table: materials and pair entries by name, merging (Choreonoid `MaterialTable`
 //! and `merge`, choreonoid-formats.md §1.2 and §1.4). Reading one from YAML is in `read`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use tribo_yaml::{Diagnostic, Error};
 
@@ -25,6 +25,9 @@ pub struct MaterialTable {
     material_index: BTreeMap<String, usize>,
     pairs: Vec<PairEntry>,
     pair_index: BTreeMap<(String, String), usize>,
+    /// Every (canonical) name that appears in a pair entry, so [`knows`](Self::knows) is a lookup
+    /// rather than a scan of the pairs.
+    paired_names: BTreeSet<String>,
 }
 
 /// One unordered pair of material names and its contact material.
@@ -92,6 +95,11 @@ impl MaterialTable {
         match self.pair_index.get(&key).and_then(|&i| self.pairs.get_mut(i)) {
             Some(slot) => *slot = entry,
             None => {
+                for name in [&key.0, &key.1] {
+                    if !self.paired_names.contains(name) {
+                        self.paired_names.insert(name.clone());
+                    }
+                }
                 self.pair_index.insert(key, self.pairs.len());
                 self.pairs.push(entry);
             }
@@ -136,7 +144,7 @@ impl MaterialTable {
     /// Whether the table mentions `name`, as a material or in a pair entry.
     pub fn knows(&self, name: &str) -> bool {
         let name = canonical(name);
-        self.material_index.contains_key(name) || self.pair_index.keys().any(|(a, b)| a == name || b == name)
+        self.material_index.contains_key(name) || self.paired_names.contains(name)
     }
 }
 
@@ -258,5 +266,16 @@ mod tests {
             messages[0]
         );
         assert!(messages[1].contains("material `A` is defined again"), "{}", messages[1]);
+    }
+
+    #[test]
+    fn knows_names_from_materials_and_pair_entries() {
+        let mut t = load("materials:\n  - {name: A}\ncontact_materials:\n  - {materials: [B, default]}\n").table;
+        assert!(t.knows("A") && t.knows("B") && t.knows("Default"));
+        assert!(!t.knows("C"));
+        let later = load("contact_materials:\n  - {materials: [C, D]}\n").table;
+        t.merge(&later);
+        assert!(t.knows("C") && t.knows("D"), "merged pair entries are known");
+        assert!(!t.knows("c"), "names are case-sensitive");
     }
 }
