@@ -211,7 +211,19 @@ impl TreeFactorisation {
 
 /// RBDA §6.4 (LTDL), in place on the upper triangle (`H_ij` for i > j is stored at (j, i), i.e. in
 /// column i). The matrix size is checked first; every index below is then a dof or a chain entry,
-/// all < n. Pivots must be positive and not tiny relative to the largest diagonal entry.
+/// all < n.
+///
+/// **Pivot rule.** Pivot k must exceed `n ε H_kk`, its own diagonal entry before elimination
+/// (n = nv, ε = f64 machine epsilon). This is Golub & Van Loan's breakdown test for Cholesky
+/// (*Matrix Computations*, 4th ed., §4.2.8: a pivot below `n ε max|a_ii|` cannot be told from 0)
+/// applied to the diagonally scaled matrix `D^{-1/2} H D^{-1/2}`, D = diag(H), whose pivots are
+/// `d_k / H_kk`: LDLᵀ commutes with diagonal scaling, and its accuracy depends on the scaled matrix's
+/// condition, not the unscaled one (van der Sluis; Higham, *Accuracy and Stability of Numerical
+/// Algorithms*, 2nd ed., §10.1, Theorem 10.7). So the test asks "did elimination cancel this row's
+/// own inertia?", which is what a massless subtree does (pivot 0), and is blind to the units and
+/// the spread of the masses: a 1e12 kg base with a 1 kg arm factorises as well as a 1 kg one. A
+/// threshold relative to the largest diagonal would call the arm massless (its pivot ~1e-2 is below
+/// 1e-14 × 1e12).
 fn factorise(
     mut h: DMatrix<f64>,
     chains: Arc<DofChains>,
@@ -220,13 +232,14 @@ fn factorise(
     let n = chains.len();
     check_len("matrix rows", n, h.nrows())?;
     check_len("matrix columns", n, h.ncols())?;
-    let scale = h.diagonal().iter().fold(0.0_f64, |m, d| m.max(d.abs()));
-    let tolerance = 1e-14 * scale;
+    let relative = n as f64 * f64::EPSILON;
+    let original: Vec<f64> = h.diagonal().iter().copied().collect();
     let data = h.as_mut_slice();
     for k in (0..n).rev() {
         let (before, from_k) = data.split_at_mut(k * n);
         let column_k = &mut from_k[..n];
         let pivot = column_k[k];
+        let tolerance = relative * original.get(k).copied().unwrap_or(0.0).abs();
         if !(pivot.is_finite() && pivot > tolerance) {
             return Err(Error::NotPositiveDefinite {
                 dof: k,
@@ -286,6 +299,22 @@ mod tests {
         assert!((&a - expected).abs().max() < 1e-12);
         let diagonal = f.delassus_diagonal(&j).expect("right width");
         assert!((diagonal - a.diagonal()).abs().max() < 1e-12);
+    }
+
+    #[test]
+    fn the_pivot_rule_is_blind_to_the_spread_of_scales() {
+        // A 1e12 kg-scale dof coupled to a 1e-2 kg·m² one (a heavy base carrying a light arm):
+        // H = [[1e12, c], [c, 1e-2]] with c = 1e-3; both pivots are healthy in scaled terms.
+        let h = DMatrix::from_row_slice(2, 2, &[1e12, 1e-3, 1e-3, 1e-2]);
+        let f = TreeFactorisation::with_dof_parent(h.clone(), &[None, Some(0)]).expect("positive definite");
+        let x = f.solve(&DVector::from_vec(vec![1e12, 1e-2])).expect("right length");
+        assert!(
+            (&h * &x - DVector::from_vec(vec![1e12, 1e-2])).amax() < 1e-12 * 1e12,
+            "{x}"
+        );
+        // A row whose own inertia elimination cancels to rounding is singular, at any scale.
+        let s = DMatrix::from_row_slice(2, 2, &[1e12, 1e12, 1e12, 1e12]);
+        assert!(TreeFactorisation::with_dof_parent(s, &[None, Some(0)]).is_err());
     }
 
     #[test]

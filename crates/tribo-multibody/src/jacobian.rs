@@ -3,12 +3,13 @@
 //!
 //! Column k of every Jacobian is zero unless dof k supports the body (it is the body's own dof or an
 //! ancestor's, [`crate::Tree::supporting_dofs`]); otherwise it is the world motion axis
-//! `S_k = [s_ω; s_O]` read at the point of interest:
+//! `S_k = [s_ω; s_r]` (about the reference point r = [`Kinematics::origin`]) read at the point of
+//! interest P (world):
 //!
 //! ```text
-//! spatial:  J_s[:, k] = [s_ω; s_O]                    (6 × nv, world origin as reference)
-//! point:    J_p[:, k] = s_O + s_ω × P                 (3 × nv), ṗ_P = J_p v
-//! frame:    J_f[:, k] = [s_O + s_ω × P; s_ω]          (6 × nv), [ṗ_P; ω] = J_f v
+//! spatial:  J_s[:, k] = [s_ω; s_r]                    (6 × nv, r as reference)
+//! point:    J_p[:, k] = s_r + s_ω × (P − r)           (3 × nv), ṗ_P = J_p v
+//! frame:    J_f[:, k] = [s_r + s_ω × (P − r); s_ω]    (6 × nv), [ṗ_P; ω] = J_f v
 //! ```
 //!
 //! The frame Jacobian uses the same `[linear; angular]` order as a free joint's velocity, so for a
@@ -21,8 +22,8 @@ use crate::kinematics::Kinematics;
 use crate::spatial::SpatialMotion;
 use nalgebra::{DMatrix, Vector3};
 
-/// The 6 × nv spatial Jacobian of `body`: rows `[ω; v_O]` (world coordinates, world origin), so
-/// `v̂_body = J_s v`.
+/// The 6 × nv spatial Jacobian of `body`: rows `[ω; v_r]` (world axes, about
+/// [`Kinematics::origin`]), so `v̂_body = J_s v`.
 pub fn spatial_jacobian(kin: &Kinematics, body: usize) -> Result<DMatrix<f64>, Error> {
     let mut jacobian = DMatrix::zeros(6, kin.tree().nv());
     for_each_supporting_axis(kin, body, |dof, s| {
@@ -37,7 +38,9 @@ pub fn spatial_jacobian(kin: &Kinematics, body: usize) -> Result<DMatrix<f64>, E
 pub fn point_jacobian(kin: &Kinematics, body: usize, point: &Vector3<f64>) -> Result<DMatrix<f64>, Error> {
     let mut jacobian = DMatrix::zeros(3, kin.tree().nv());
     for_each_supporting_axis(kin, body, |dof, s| {
-        jacobian.fixed_view_mut::<3, 1>(0, dof).copy_from(&s.velocity_at(point));
+        jacobian
+            .fixed_view_mut::<3, 1>(0, dof)
+            .copy_from(&s.velocity_at(&(point - kin.origin())));
     })?;
     Ok(jacobian)
 }
@@ -47,7 +50,9 @@ pub fn point_jacobian(kin: &Kinematics, body: usize, point: &Vector3<f64>) -> Re
 pub fn frame_jacobian(kin: &Kinematics, body: usize, point: &Vector3<f64>) -> Result<DMatrix<f64>, Error> {
     let mut jacobian = DMatrix::zeros(6, kin.tree().nv());
     for_each_supporting_axis(kin, body, |dof, s| {
-        jacobian.fixed_view_mut::<3, 1>(0, dof).copy_from(&s.velocity_at(point));
+        jacobian
+            .fixed_view_mut::<3, 1>(0, dof)
+            .copy_from(&s.velocity_at(&(point - kin.origin())));
         jacobian.fixed_view_mut::<3, 1>(3, dof).copy_from(&s.angular);
     })?;
     Ok(jacobian)

@@ -2,7 +2,17 @@
 //! world-coordinate motion axes of every degree of freedom, spatial velocities, the velocity-product
 //! accelerations, and world spatial inertias. Everything later (Jacobians, RNEA, CRBA) reads these.
 //!
-//! Recurrences, all in world coordinates at the world origin:
+//! **Reference point.** Spatial quantities are in world axes about the point r =
+//! [`Kinematics::origin`], the root body's frame origin at this state, not about the world origin:
+//! a spatial inertia about a point at distance |p| holds `m |p|²` terms that cancel back to the
+//! inertia about the centre of mass when the mass matrix is formed, losing `ε m |p|²` — at
+//! |p| = 1e7 m (ε |p|² ≈ 0.02 m²) all of a 10 cm ball's rotational inertia (0.004 m kg·m²). About r
+//! the levers are the body's own size and the result does not depend on where the body is
+//! (Featherstone, *RBDA*, §2.8: any point may serve as the origin of Plücker coordinates). Every
+//! function that takes or returns a *point* uses world positions; the spatial vectors it reads
+//! ([`Kinematics::velocities`], [`Kinematics::dof_motions`], [`Kinematics::inertias`]) are about r.
+//!
+//! Recurrences, all in world axes about r:
 //!
 //! ```text
 //! X_i   = X_λ(i) · placement_i · motion_i(q_i)         (pose)
@@ -12,10 +22,10 @@
 //! ĉ_i   = [0; ṗ × ω]                                   (free joint, from differentiating S below)
 //! ```
 //!
-//! Motion axes S (columns of the world-coordinate Jacobian): a revolute joint with world axis u
-//! through world point o has `[u; o × u]`; a prismatic joint `[0; u]`; a free joint whose body
-//! origin is at world point p has, for `ṗ`, the columns `[0; e_k]` and, for `ω`, `[e_k; p × e_k]`
-//! (e_k: the joint frame's axes in world coordinates).
+//! Motion axes S (columns of the world-coordinate Jacobian, about r): a revolute joint with world
+//! axis u through world point o has `[u; (o − r) × u]`; a prismatic joint `[0; u]`; a free joint
+//! whose body origin is at world point p has, for `ṗ`, the columns `[0; e_k]` and, for `ω`,
+//! `[e_k; (p − r) × e_k]` (e_k: the joint frame's axes in world coordinates).
 
 use crate::error::Error;
 use crate::joint::Joint;
@@ -30,6 +40,8 @@ pub struct Kinematics<'t> {
     tree: &'t Tree,
     q: DVector<f64>,
     v: DVector<f64>,
+    /// The reference point r of the spatial quantities (module docs), world, m.
+    origin: Vector3<f64>,
     poses: Vec<Isometry3<f64>>,
     velocities: Vec<SpatialMotion>,
     velocity_products: Vec<SpatialMotion>,
@@ -49,6 +61,7 @@ impl<'t> Kinematics<'t> {
             tree,
             q: state.q.clone(),
             v: state.v.clone(),
+            origin: Vector3::zeros(),
             poses: Vec::with_capacity(n),
             velocities: Vec::with_capacity(n),
             velocity_products: Vec::with_capacity(n),
@@ -72,20 +85,22 @@ impl<'t> Kinematics<'t> {
                 check_quaternion(tree, index, qi)?;
             }
             let pose = joint_frame * body.joint.motion(qi);
+            if index == 0 {
+                kin.origin = pose.translation.vector;
+            }
+            let origin = kin.origin;
             let vi = kin.v.as_slice().get(tree.v_range(index)).unwrap_or(&[]);
             let axes = kin.dof_motions.get_mut(tree.v_range(index)).unwrap_or(&mut []);
-            let (joint_velocity, velocity_product) = joint_motion(&body.joint, &joint_frame, &pose, vi, axes);
+            let (joint_velocity, velocity_product) = joint_motion(&body.joint, &joint_frame, &pose, &origin, vi, axes);
             let velocity = parent_velocity + joint_velocity;
             // For a revolute or prismatic joint ĉ = v̂_i × S q̇ (S is fixed in the moving body).
             let velocity_product = velocity_product.unwrap_or_else(|| velocity.cross_motion(&joint_velocity));
             let rotation = pose.rotation.to_rotation_matrix();
-            let com = pose * nalgebra::Point3::from(body.inertia.com);
+            // The centre of mass relative to r: the body's offset from the root plus its own lever.
+            let com = (pose.translation.vector - origin) + pose.rotation * body.inertia.com;
             let inertia_about_com = rotation * body.inertia.inertia * rotation.transpose();
-            kin.inertias.push(SpatialInertia::from_com(
-                body.inertia.mass,
-                &com.coords,
-                &inertia_about_com,
-            ));
+            kin.inertias
+                .push(SpatialInertia::from_com(body.inertia.mass, &com, &inertia_about_com));
             kin.poses.push(pose);
             kin.velocities.push(velocity);
             kin.velocity_products.push(velocity_product);
@@ -117,12 +132,18 @@ impl<'t> Kinematics<'t> {
         &self.v
     }
 
+    /// The reference point r of [`Self::velocities`], [`Self::dof_motions`], [`Self::inertias`]
+    /// (world, m): the root body's frame origin (module docs).
+    pub fn origin(&self) -> &Vector3<f64> {
+        &self.origin
+    }
+
     /// World pose of every body frame.
     pub fn poses(&self) -> &[Isometry3<f64>] {
         &self.poses
     }
 
-    /// Spatial velocity v̂_i of every body (world coordinates, world origin).
+    /// Spatial velocity v̂_i of every body (world axes, about [`Self::origin`]).
     pub fn velocities(&self) -> &[SpatialMotion] {
         &self.velocities
     }
@@ -132,13 +153,13 @@ impl<'t> Kinematics<'t> {
         &self.velocity_products
     }
 
-    /// Motion axis S_k of every degree of freedom (world coordinates, world origin): the columns of
-    /// the spatial Jacobian.
+    /// Motion axis S_k of every degree of freedom (world axes, about [`Self::origin`]): the columns
+    /// of the spatial Jacobian.
     pub fn dof_motions(&self) -> &[SpatialMotion] {
         &self.dof_motions
     }
 
-    /// Spatial inertia of every body (world coordinates, world origin).
+    /// Spatial inertia of every body (world axes, about [`Self::origin`]).
     pub fn inertias(&self) -> &[SpatialInertia] {
         &self.inertias
     }
@@ -147,14 +168,14 @@ impl<'t> Kinematics<'t> {
         self.poses.get(body).ok_or(self.out_of_range(body))
     }
 
-    /// Spatial velocity of `body`.
+    /// Spatial velocity of `body` (world axes, about [`Self::origin`]).
     pub fn velocity(&self, body: usize) -> Result<SpatialMotion, Error> {
         self.velocities.get(body).copied().ok_or(self.out_of_range(body))
     }
 
     /// Linear velocity (m/s, world) of the point of `body` currently at world position `point`.
     pub fn point_velocity(&self, body: usize, point: &Vector3<f64>) -> Result<Vector3<f64>, Error> {
-        Ok(self.velocity(body)?.velocity_at(point))
+        Ok(self.velocity(body)?.velocity_at(&(point - self.origin)))
     }
 
     /// Spatial accelerations â_i of all bodies for joint accelerations `vdot` (no gravity term):
@@ -175,7 +196,8 @@ impl<'t> Kinematics<'t> {
     ) -> Result<Vector3<f64>, Error> {
         let a = accelerations.get(body).ok_or(self.out_of_range(body))?;
         let v = self.velocity(body)?;
-        Ok(a.velocity_at(point) + v.angular.cross(&v.velocity_at(point)))
+        let relative = point - self.origin;
+        Ok(a.velocity_at(&relative) + v.angular.cross(&v.velocity_at(&relative)))
     }
 
     /// `â_i` with `â_0 = root` and joint accelerations `vdot` (zero when `None`). Lengths are
@@ -208,26 +230,30 @@ impl<'t> Kinematics<'t> {
 
     /// Gravitational potential energy `−Σ m_i g·c_i` (J), zero at the world origin.
     pub fn potential_energy(&self, gravity: &Vector3<f64>) -> f64 {
-        -self
+        // c_i = r + (c_i − r); the inertias hold m_i (c_i − r).
+        let (mass, first_moment) = self
             .inertias
             .iter()
-            .map(|inertia| gravity.dot(&inertia.first_moment))
-            .sum::<f64>()
+            .fold((0.0, Vector3::zeros()), |(m, h), i| (m + i.mass, h + i.first_moment));
+        -gravity.dot(&first_moment) - mass * gravity.dot(&self.origin)
     }
 
     /// Total spatial momentum `Σ Î_i v̂_i`: angular momentum about the world origin (`moment`,
     /// kg·m²/s) and linear momentum (`force`, kg·m/s).
     pub fn momentum(&self) -> SpatialForce {
-        self.velocities
+        let about_r = self
+            .velocities
             .iter()
             .zip(&self.inertias)
-            .fold(SpatialForce::zero(), |acc, (v, inertia)| acc + inertia.apply(v))
+            .fold(SpatialForce::zero(), |acc, (v, inertia)| acc + inertia.apply(v));
+        // Moment about the world origin: n_O = n_r + r × p.
+        SpatialForce::new(about_r.moment + self.origin.cross(&about_r.force), about_r.force)
     }
 
     /// Total mass (kg) and centre of mass (world), `None` for a massless tree.
     pub fn center_of_mass(&self) -> Option<(f64, Vector3<f64>)> {
         let total = self.inertias.iter().fold(SpatialInertia::zero(), |acc, i| acc + *i);
-        total.center_of_mass().map(|c| (total.mass, c))
+        total.center_of_mass().map(|c| (total.mass, c + self.origin))
     }
 
     fn out_of_range(&self, index: usize) -> Error {
@@ -244,10 +270,11 @@ fn joint_motion(
     joint: &Joint,
     joint_frame: &Isometry3<f64>,
     pose: &Isometry3<f64>,
+    reference: &Vector3<f64>,
     v: &[f64],
     axes: &mut [SpatialMotion],
 ) -> (SpatialMotion, Option<SpatialMotion>) {
-    let origin = joint_frame.translation.vector;
+    let origin = joint_frame.translation.vector - reference;
     match (joint, axes) {
         (Joint::Revolute { axis }, [s]) => {
             let u = joint_frame.rotation * axis;
@@ -259,7 +286,7 @@ fn joint_motion(
             (*s * v.first().copied().unwrap_or(0.0), None)
         }
         (Joint::Free, [sx, sy, sz, rx, ry, rz]) => {
-            let p = pose.translation.vector;
+            let p = pose.translation.vector - reference;
             let frame = joint_frame.rotation.to_rotation_matrix();
             let [e0, e1, e2] = [frame * Vector3::x(), frame * Vector3::y(), frame * Vector3::z()];
             (*sx, *sy, *sz) = (

@@ -25,8 +25,11 @@
 //! # Conventions
 //!
 //! * SI units, radians, `f64`. World frame as given by the caller (tribo: z up).
-//! * Spatial vectors (RBDA ch. 2) are in **world coordinates with the world origin as reference
-//!   point**, angular part first: motion `[ω; v_O]`, force `[n_O; f]`.
+//! * Spatial vectors (RBDA ch. 2) are in **world axes about one reference point per tree and
+//!   state**, [`Kinematics::origin`] (the root body's frame origin, so precision does not depend on
+//!   how far the body is from the world origin), angular part first: motion `[ω; v_r]`, force
+//!   `[n_r; f]`. Points given to or returned by functions are world positions; [`ExternalForces`]
+//!   and [`Kinematics::momentum`] take moments about the world origin.
 //! * Bodies are listed parent before child; body frame = joint frame at zero joint coordinates.
 //! * Free joint (only on a body attached to the world): `q = [x, y, z, qw, qx, qy, qz]` (origin
 //!   position, unit quaternion), `v = [ṗ; ω]` — **velocity of the body origin and angular velocity,

@@ -98,9 +98,10 @@ fn rnea(
         .zip(kin.inertias())
         .enumerate()
         .map(|(index, ((a, v), inertia))| {
+            // External wrenches are about the world origin; move them to r: n_r = n_O − r × f.
             let applied = external
                 .and_then(|e| e.as_slice().get(index))
-                .copied()
+                .map(|w| SpatialForce::new(w.moment - kin.origin().cross(&w.force), w.force))
                 .unwrap_or_default();
             inertia.apply(a) + v.cross_force(&inertia.apply(v)) - applied
         })

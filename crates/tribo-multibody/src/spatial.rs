@@ -1,12 +1,14 @@
 //! Spatial (6D) vector algebra in Plücker coordinates — Featherstone, *Rigid Body Dynamics
 //! Algorithms* (RBDA, 2008), ch. 2.
 //!
-//! Every spatial quantity in this crate is expressed in **world coordinates with the world origin as
-//! reference point** (RBDA §5.3 calls this working "in base coordinates"). With one common frame,
+//! Every spatial quantity in this crate is expressed in **world axes about one reference point**
+//! (RBDA §5.3 calls working in one frame "in base coordinates"); the docs below say "world origin"
+//! for that point. [`crate::Kinematics`] puts it at the root body's frame origin
+//! ([`crate::Kinematics::origin`]), so levers stay as small as the body. With one common frame,
 //! spatial inertias of different bodies add directly and no Plücker transforms are needed between
 //! links; the price is that linear parts are "the velocity of the body point that currently passes
-//! through the world origin", so use [`SpatialMotion::velocity_at`] to read the velocity of a real
-//! point.
+//! through the reference point", so use [`SpatialMotion::velocity_at`] with a position relative to
+//! it to read the velocity of a real point.
 //!
 //! | RBDA symbol | type | meaning |
 //! |---|---|---|

@@ -134,7 +134,7 @@ fn free_point_velocity(view: &BodyView, carrier: usize, p: &Vector3<f64>, step: 
     if let Ok(dofs) = view.model.tree.supporting_dofs(carrier) {
         for dof in dofs {
             if let (Some(s), Some(v)) = (view.kinematics.dof_motions().get(dof), step.v_free.get(dof)) {
-                velocity += s.velocity_at(p) * *v;
+                velocity += s.velocity_at(&(p - view.kinematics.origin())) * *v;
             }
         }
     }
@@ -240,9 +240,10 @@ pub(crate) fn compliant_rows(
         let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
             return Err(format!("a compliant contact point names a missing body ({a:?}, {b:?})"));
         };
-        let normal = point.normal.try_normalize(1e-12).ok_or_else(|| {
-            format!("a compliant contact point between {a:?} and {b:?} has no normal direction")
-        })?;
+        let normal = point
+            .normal
+            .try_normalize(1e-12)
+            .ok_or_else(|| format!("a compliant contact point between {a:?} and {b:?} has no normal direction"))?;
         let (t1, t2) = tangents(&normal);
         let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
         let (_, free_a) = view_a.point_velocities(a.link, &point.point);

@@ -36,7 +36,7 @@ pub(crate) fn body_state(
         let pose = kin.pose(carrier).map_err(|e| e.to_string())? * model.link_in_carrier[link];
         let twist = kin.velocity(carrier).map_err(|e| e.to_string())?;
         let origin = pose.translation.vector;
-        let (mut linear, mut angular) = (twist.velocity_at(&origin), twist.angular);
+        let (mut linear, mut angular) = (twist.velocity_at(&(origin - kin.origin())), twist.angular);
         if let Some((v, w)) = root_twist {
             linear += v + w.cross(&(origin - root_origin));
             angular += w;
