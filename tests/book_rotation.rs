@@ -19,7 +19,10 @@ fn held(outcome: &tribo_engine::RunOutcome) -> bool {
 fn cslc_patches_hold_the_book_within_the_papers_tilt() {
     let outcome = run(&load(PROJECT, &[], &[]), "cslc");
     let tilt = metric(&outcome, "max_tilt_deg");
-    println!("cslc: max tilt {tilt:.4}°, final {:.4}°", metric(&outcome, "final_tilt_deg"));
+    println!(
+        "cslc: max tilt {tilt:.4}°, final {:.4}°",
+        metric(&outcome, "final_tilt_deg")
+    );
     assert!(tilt < 0.7, "max tilt {tilt}° (paper: within 0.7°)");
     assert!(held(&outcome), "the book was dropped");
     let lift = metric(&outcome, "lift");
@@ -38,7 +41,10 @@ fn rigid_engines_with_point_and_box_pads_are_reported_beside_it() {
                 metric(&outcome, "max_tilt_deg"),
                 held(&outcome)
             );
-            insta::assert_snapshot!(format!("book_rotation_{engine}_{point_pad}"), metrics_snapshot(&outcome));
+            insta::assert_snapshot!(
+                format!("book_rotation_{engine}_{point_pad}"),
+                metrics_snapshot(&outcome)
+            );
         }
     }
     // A single contact point per pad has no rotational stiffness: the pulse turns the book by

@@ -39,7 +39,12 @@ fn nothing_reads_outside_the_repository() {
     for top in ["crates", "tests", "samples", "share", ".ci"] {
         files(&root.join(top), &mut all);
     }
-    assert!(all.len() > 100, "only {} files found under {}", all.len(), root.display());
+    assert!(
+        all.len() > 100,
+        "only {} files found under {}",
+        all.len(),
+        root.display()
+    );
     let offenders: Vec<String> = all
         .iter()
         .filter_map(|path| {
@@ -48,7 +53,10 @@ fn nothing_reads_outside_the_repository() {
             Some(format!("{}:{}", path.display(), line + 1))
         })
         .collect();
-    assert!(offenders.is_empty(), "files reaching outside the repository: {offenders:#?}");
+    assert!(
+        offenders.is_empty(),
+        "files reaching outside the repository: {offenders:#?}"
+    );
 }
 
 #[test]

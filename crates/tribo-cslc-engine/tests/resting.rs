@@ -106,7 +106,11 @@ fn a_cube_rests_on_its_pad_and_the_patch_carries_its_weight() {
     }
     // CoP under the centre of mass (1 µm), wherever the landing left the cube.
     let com = root_position(engine.state(), 1);
-    assert!((patch.point.xy() - com.xy()).norm() < 1e-6, "CoP {} vs COM {com}", patch.point);
+    assert!(
+        (patch.point.xy() - com.xy()).norm() < 1e-6,
+        "CoP {} vs COM {com}",
+        patch.point
+    );
     // Skin deflection: anchor p / k_a (the Hertz part is the penetration).
     let deflection = pressure / K_A;
     for d in &detail.sphere_deflections {

@@ -133,7 +133,11 @@ mod tests {
 
     #[test]
     fn the_embedded_share_holds_the_default_table_and_choreonoid_files() {
-        for file in ["default/materials.yaml", "model/floor.body", "choreonoid/model/SR1.body"] {
+        for file in [
+            "default/materials.yaml",
+            "model/floor.body",
+            "choreonoid/model/SR1.body",
+        ] {
             assert!(EMBEDDED.get_file(file).is_some(), "{file} is not embedded");
         }
     }

@@ -238,9 +238,12 @@ fn a_small_cnoid_with_tribos_share() {
         .and_then(|m| m.get("culling_depth"))
         .and_then(|n| n.as_f64().ok());
     assert_eq!(depth, Some(0.04));
-    // A ball has no feet: no foot_slip.
+    // A free ball that no walking pattern drives gets free-body metrics, not a walker's.
     let metrics: Vec<&str> = project.metrics.iter().map(|m| m.name.as_str()).collect();
-    assert_eq!(metrics, ["forward_progress", "lateral_drift", "fell", "max_tilt"]);
+    assert_eq!(
+        metrics,
+        ["displacement", "height_change", "max_tilt", "max_penetration"]
+    );
 
     let lines = warning_lines(&project);
     let expected = [
