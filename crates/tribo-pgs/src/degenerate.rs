@@ -140,8 +140,8 @@ pub(crate) fn screen(
             }
             continue;
         }
-        for k in 1..3 {
-            if relative[c][k] <= tau_t * s {
+        for (k, &diagonal) in relative[c].iter().enumerate().skip(1) {
+            if diagonal <= tau_t * s {
                 for side in [&mut row.side_a, &mut row.side_b].into_iter().flatten() {
                     side.rows.row_mut(k).fill(0.0);
                 }
