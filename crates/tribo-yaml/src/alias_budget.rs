@@ -1,23 +1,26 @@
-//! A bound on the nodes that aliases copy into the tree.
+//! A bound on the nodes that anchors and aliases copy into the tree.
 //!
 //! Every alias is a full copy of its anchor's subtree, so a small file whose anchors alias each
 //! other in levels (`a: &a [x, x, …]`, `b: &b [*a, *a, …]`, … — "billion laughs") would expand to
 //! billions of nodes. Like go-yaml and other careful YAML readers, the reader refuses a document
-//! whose aliases produce too many nodes compared with the document itself.
+//! whose aliases produce too many nodes compared with the document itself. The copy an anchor
+//! keeps for its aliases counts too: otherwise anchors nested in anchors (`[&a [&b [&c [x, …]]]]`)
+//! would copy a large list once per level without a single alias.
 
 use crate::{Error, Location};
 
-/// Nodes aliases may always produce, whatever the size of the document.
+/// Nodes anchors and aliases may always copy, whatever the size of the document.
 pub const ALIAS_NODES_FLOOR: usize = 100_000;
 
-/// Beyond the floor, aliases may produce this many nodes per node written in the file.
+/// Beyond the floor, anchors and aliases may copy this many nodes per node written in the file.
 pub const ALIAS_NODES_PER_WRITTEN_NODE: usize = 10;
 
-/// Counts the nodes written in the text and the nodes copied by aliases.
+/// Counts the nodes written in the text and the nodes copied for anchors and aliases.
 ///
-/// The rule: when an alias is met, the nodes aliases have produced so far plus the alias's own
-/// subtree may not exceed `max(ALIAS_NODES_FLOOR, ALIAS_NODES_PER_WRITTEN_NODE × written)`, where
-/// `written` counts the scalars, lists, mappings and aliases read from the text up to that alias.
+/// The rule: when an alias is met (or an anchored node is complete), the nodes copied so far plus
+/// the subtree it copies may not exceed `max(ALIAS_NODES_FLOOR, ALIAS_NODES_PER_WRITTEN_NODE ×
+/// written)`, where `written` counts the scalars, lists, mappings and aliases read from the text up
+/// to that point.
 /// Ordinary files (a few shared link shapes or material presets) stay far below the floor, and a
 /// refused document has cost at most that many node copies, so it fails in milliseconds.
 #[derive(Debug, Default)]
@@ -32,30 +35,26 @@ impl AliasBudget {
         self.written += 1;
     }
 
-    /// The most nodes aliases may produce with the document read so far.
+    /// The most nodes anchors and aliases may copy with the document read so far.
     pub fn limit(&self) -> usize {
         ALIAS_NODES_FLOOR.max(ALIAS_NODES_PER_WRITTEN_NODE.saturating_mul(self.written))
     }
 
-    /// Account for an alias copying `size` nodes at `location`; an error if that crosses the limit.
-    /// `name` gives the alias as written (`*b`) for the message, when it can be recovered.
-    pub fn expand(
-        &mut self,
-        size: usize,
-        location: &Location,
-        name: impl FnOnce() -> Option<String>,
-    ) -> Result<(), Error> {
+    /// Account for a copy of `size` nodes at `location`; an error if that crosses the limit.
+    /// `what` names the copier for the message ("the alias `*b`").
+    pub fn expand(&mut self, size: usize, location: &Location, what: impl FnOnce() -> String) -> Result<(), Error> {
         let total = self.expanded.saturating_add(size);
         let limit = self.limit();
         if total > limit {
-            let alias = name().map_or_else(|| "this alias".to_string(), |n| format!("the alias `{n}`"));
             return Err(Error::error(
                 location.clone(),
                 format!(
-                    "{alias} copies {size} nodes, which brings the nodes made by aliases to {total}, past the limit \
+                    "{} copies {size} nodes, which brings the nodes copied for anchors and aliases to {total}, past \
+                     the limit \
                      of {limit} ({ALIAS_NODES_PER_WRITTEN_NODE} × the {} nodes written so far, at least \
                      {ALIAS_NODES_FLOOR}); every alias is a full copy of its anchor, and aliases nested in levels \
                      (a \"billion laughs\" file) would exhaust memory",
+                    what(),
                     self.written
                 ),
             ));
@@ -97,10 +96,10 @@ mod tests {
         let at = Location::new(&file, 3, 4);
         let mut budget = AliasBudget::default();
         budget
-            .expand(ALIAS_NODES_FLOOR, &at, || None)
+            .expand(ALIAS_NODES_FLOOR, &at, || "this alias".to_string())
             .expect("exactly the floor is allowed");
         let err = budget
-            .expand(1, &at, || Some("*c".to_string()))
+            .expand(1, &at, || "the alias `*c`".to_string())
             .expect_err("one more is not");
         assert_eq!(err.location, at);
         assert!(err.message.starts_with("the alias `*c` copies 1 nodes"), "{err}");

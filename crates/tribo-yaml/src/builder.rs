@@ -75,6 +75,13 @@ impl<'t> TreeBuilder<'t> {
     /// anchored, is remembered for later aliases.
     fn finish(&mut self, node: Node, anchor: usize, size: usize) {
         if anchor != 0 {
+            let copied = self.budget.expand(size, &node.location, || {
+                "this anchored node (an anchor keeps a copy for its aliases)".to_string()
+            });
+            if let Err(err) = copied {
+                self.fail(err);
+                return;
+            }
             self.anchors.insert(
                 anchor,
                 Anchored {
@@ -127,10 +134,11 @@ impl<'t> TreeBuilder<'t> {
             return;
         };
         let text = self.text;
-        if let Err(err) = self
-            .budget
-            .expand(size, &location, || alias_name_at(text, location.line, location.col))
-        {
+        let what = || match alias_name_at(text, location.line, location.col) {
+            Some(name) => format!("the alias `{name}`"),
+            None => "this alias".to_string(),
+        };
+        if let Err(err) = self.budget.expand(size, &location, what) {
             self.fail(err);
             // Stand in with one node: the document is refused anyway, and copying would cost what
             // the budget is there to prevent.

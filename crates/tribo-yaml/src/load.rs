@@ -210,9 +210,10 @@ mod tests {
         let text = billion_laughs();
         assert!(text.len() < 1_500, "{} bytes", text.len());
         let err = parse_str(&text, "bomb.yaml").expect_err("an alias bomb is refused");
-        // Aliases before line 5 copy 110 + 1110 + 11110 nodes; each `*d` copies 11111 more, and
-        // the eighth on line 5 (`e: &e [*d, *d, …`, column 8 + 4·7) crosses 100000.
-        assert_eq!(err.to_string().split(": ").next(), Some("bomb.yaml:5:36"), "{err}");
+        // Before line 5, anchors keep 11 + 111 + 1111 + 11111 nodes and aliases copy 110 + 1110 +
+        // 11110; each `*d` copies 11111 more, and the seventh on line 5 (`e: &e [*d, *d, …`,
+        // column 8 + 4·6) crosses 100000.
+        assert_eq!(err.to_string().split(": ").next(), Some("bomb.yaml:5:32"), "{err}");
         assert!(err.message.starts_with("the alias `*d` copies 11111 nodes"), "{err}");
         assert!(
             err.message.contains(&format!("past the limit of {ALIAS_NODES_FLOOR}")),
@@ -222,8 +223,20 @@ mod tests {
     }
 
     #[test]
+    fn anchors_nested_in_anchors_count_their_copies() {
+        // No alias at all: 100 anchored lists, each holding the next and, innermost, 5000
+        // scalars. Each anchor keeps a copy of its whole subtree: 100 × 5000 nodes.
+        let inner = vec!["x"; 5_000].join(", ");
+        let open: String = (0..100).map(|i| format!("&a{i} [")).collect();
+        let text = format!("{open}{inner}{}\n", "]".repeat(100));
+        let err = parse_str(&text, "nest.yaml").expect_err("refused");
+        assert!(err.message.starts_with("this anchored node"), "{err}");
+        assert!(err.message.contains("past the limit of 100000"), "{err}");
+    }
+
+    #[test]
     fn aliases_within_the_budget_are_copied() {
-        // Four levels of ten (aliases copy 110 + 1110 + 11110 nodes) stay within the floor.
+        // Four levels of ten (anchors keep 12344 nodes, aliases copy 12330) stay within the floor.
         let text: String = billion_laughs().lines().take(4).map(|l| format!("{l}\n")).collect();
         let doc = parse_str(&text, "ok.yaml").expect("within the budget");
         let d = map(&doc).get("d").expect("d").as_seq().expect("seq");
