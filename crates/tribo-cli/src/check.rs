@@ -24,7 +24,13 @@ pub fn execute(args: &CheckArgs) -> CliResult {
     let root = tribo_yaml::parse_file(&args.path)?;
     let mut notes: Vec<String> = Vec::new();
     let (summary, warnings) = match detect(&args.path, &root)? {
-        Kind::Body => body_summary(&tribo_model::load_body(&args.path)?),
+        Kind::Body => {
+            let body = tribo_model::load_body(&args.path)?;
+            // The checks every engine's build runs; the body's own root joint says whether the
+            // world holds its root (a project can still fix it).
+            tribo_model::validate(&body, false)?;
+            body_summary(&body)
+        }
         Kind::Motion => motion_summary(&tribo_model::load_motion(&args.path)?),
         Kind::MaterialTable => table_summary(&args.path, args.strict)?,
         Kind::Project => {

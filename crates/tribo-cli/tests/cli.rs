@@ -176,3 +176,27 @@ fn run_writes_identical_files_for_identical_runs() {
     assert!(metrics["metrics"]["bounce_ratio"]["value"].is_number());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_of_a_body_runs_the_engines_validation_with_its_location() {
+    let o = tribo(&["check", "tests/fixtures/hostile/massless-hand.body"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("tests/fixtures/hostile/massless-hand.body:") && err.contains("mass 0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn duplicate_keys_warn_with_both_lines() {
+    let o = tribo(&["check", "tests/fixtures/hostile/duplicate-keys.yaml", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["duration_s"], 0.02, "the last `simulation` wins");
+    let warnings = v["warnings"].to_string();
+    assert!(
+        warnings.contains("duplicate-keys.yaml:4:1: warning: duplicate key `simulation` overrides the one at line 3"),
+        "{warnings}"
+    );
+}

@@ -99,8 +99,10 @@ impl Project {
         if crate::cnoid::is_cnoid(path) {
             return crate::cnoid::load(path, options);
         }
-        let root = tribo_yaml::parse_file(path)?;
-        Self::from_node(&root, path, options)
+        let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_file_with_warnings(path)?;
+        let mut project = Self::from_node(&root, path, options)?;
+        project.warnings.splice(0..0, warnings);
+        Ok(project)
     }
 
     pub fn from_node(root: &Node, path: &Path, options: &LoadOptions) -> Result<Project, Diagnostic> {

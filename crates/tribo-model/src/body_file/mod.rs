@@ -33,15 +33,19 @@ pub fn read_project_pad(node: &Node, extra: &[&str]) -> Result<crate::PadSpec, E
 
 /// Load a `.body` file. Locations in errors and notes name the path as given.
 pub fn load_body(path: &Path) -> Result<Body, Error> {
-    let doc = tribo_yaml::parse_file(path)?;
-    build_body(&doc, path.display().to_string().into(), file_stem(path))
+    let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_file_with_warnings(path)?;
+    let mut body = build_body(&root, path.display().to_string().into(), file_stem(path))?;
+    body.notes.splice(0..0, warnings);
+    Ok(body)
 }
 
 /// Parse `.body` text; `file_name` names it in locations and gives the default model name
 /// (its stem).
 pub fn parse_body(text: &str, file_name: &str) -> Result<Body, Error> {
-    let doc = tribo_yaml::parse_str(text, file_name)?;
-    build_body(&doc, file_name.into(), file_stem(Path::new(file_name)))
+    let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_str_with_warnings(text, file_name)?;
+    let mut body = build_body(&root, file_name.into(), file_stem(Path::new(file_name)))?;
+    body.notes.splice(0..0, warnings);
+    Ok(body)
 }
 
 fn file_stem(path: &Path) -> String {

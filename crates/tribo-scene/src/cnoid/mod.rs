@@ -44,13 +44,14 @@ pub fn is_cnoid(path: &Path) -> bool {
 
 /// Load a `.cnoid` project.
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Project, Diagnostic> {
-    let root = tribo_yaml::parse_file(path)?;
+    let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_file_with_warnings(path)?;
     let project_dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let resolver = paths::Resolver::new(&project_dir, &options.share_dir, &crate::default_share_dir());
-    let mut warnings = Vec::new();
+    // The YAML's own warnings (duplicate keys) first: they are in line order.
+    let mut warnings = warnings;
 
     let items = tree::collect(&root, &mut warnings)?;
     let wanted = options.overrides.get("simulator").map(String::as_str);
