@@ -7,6 +7,7 @@
 //!   per-pad pressure maps over time.
 //! - [`write_sweep_report`]: every metric against every swept parameter, one line per engine.
 
+mod flat;
 mod fonts;
 mod format;
 mod html;
@@ -15,13 +16,15 @@ mod pressure;
 mod replay_data;
 mod sweep;
 mod table;
+mod ticks;
+mod units;
 
 use std::path::{Path, PathBuf};
 
 use tribo_engine::RunOutcome;
 use tribo_scene::Project;
 
-pub use plots::{signal_columns, LinePlot, Series};
+pub use plots::{signal_columns, Constant, LinePlot, Series};
 pub use pressure::{heat, pressure_maps, write_pressure_images, PressureImage, PressureMap, PressureRecorder};
 pub use replay_data::{replay_json, MAX_REPLAY_FRAMES};
 pub use sweep::{write_sweep_report, SweepPoint, SweepReport};
@@ -68,7 +71,7 @@ pub fn write_compare_report(dir: &Path, project: &Project, runs: &[EngineRun]) -
         .collect();
     let mut files = ReportFiles::default();
     let mut figures = Vec::new();
-    for plot in plots::signal_plots(&trajectories) {
+    for plot in plots::signal_plots(&trajectories, &units::column_units(project)) {
         let written = plots::write_plot(&plot, &plot_dir)?;
         figures.push(html::Figure {
             title: plot.title.clone(),

@@ -59,16 +59,18 @@ impl SweepReport {
                 .map(|m| m.unit.clone())
                 .unwrap_or_default();
             for (pi, param) in self.parameters.iter().enumerate() {
-                plots.push(LinePlot {
+                let mut plot = LinePlot {
                     title: format!("{metric} vs {param}"),
                     x_label: param.clone(),
-                    y_label: if unit.is_empty() {
-                        metric.clone()
-                    } else {
-                        format!("{metric} ({unit})")
-                    },
+                    x_unit: String::new(),
+                    y_label: metric.clone(),
+                    y_unit: unit.clone(),
                     series: self.series(mi, pi),
-                });
+                    constant: None,
+                };
+                // A metric's only scale is itself: the flatness rule's relative part decides.
+                plot.flatten_if_constant(0.0);
+                plots.push(plot);
             }
         }
         plots
