@@ -1,6 +1,7 @@
 #![allow(clippy::panic)]
 //! tribo's walker plays its ZMP pattern: with the default Ground/Sole friction it walks the planned
-//! distance on every engine; with Choreonoid's slippy friction (0.01) its stance feet slide.
+//! distance on every engine; with Choreonoid's slippy friction (0.01) its stance feet slide and it
+//! turns about the vertical while staying upright (tilt and yaw reported apart, issue #12).
 
 use tribo_tests::{load, metric, metrics_snapshot, run};
 
@@ -30,6 +31,8 @@ fn walker_walks_the_planned_distance_and_slips_on_ice() {
             zmp < 0.12,
             "{engine}: RMS ZMP error {zmp} m with friction 1.0 (bound 0.12 m)"
         );
+        let tilt = metric(&normal, "max_tilt");
+        assert!(tilt <= 5.0, "{engine}: max_tilt {tilt}° walking on the grippy floor");
         insta::assert_snapshot!(format!("walker_{engine}"), metrics_snapshot(&normal));
 
         let slippy = run(
@@ -47,6 +50,12 @@ fn walker_walks_the_planned_distance_and_slips_on_ice() {
             failed,
             "{engine}: with friction 0.01 the walk should fail (slip {slip} m, progress {progress} m)"
         );
+        // Sliding feet turn the walker about the vertical (up to ~60° on cslc), but it stays
+        // upright: tilt is roll/pitch only (measured ≤ 3.3°), the heading is `max_yaw`.
+        let (tilt, yaw) = (metric(&slippy, "max_tilt"), metric(&slippy, "max_yaw"));
+        println!("{engine} slippy: max_tilt {tilt:.2}°, max_yaw {yaw:.2}°");
+        assert!(tilt <= 5.0, "{engine}: slippy max_tilt {tilt}° (upright: ≤ 5°)");
+        assert!(yaw.abs() <= 180.0);
         insta::assert_snapshot!(format!("walker_slippy_{engine}"), metrics_snapshot(&slippy));
     }
 }

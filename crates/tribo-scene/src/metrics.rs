@@ -40,11 +40,20 @@ pub struct Window {
     pub end: f64,
 }
 
+/// How a displacement vector is measured. `x`, `y`, `z` are signed components (a box that sank
+/// has a negative `z`); `abs_x`, `abs_y`, `abs_z` their magnitudes, for quantities reported as a
+/// size whatever the direction (a walker's lateral drift); `norm` and `horizontal` are lengths.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Axis {
     X,
     Y,
     Z,
+    /// |x|.
+    AbsX,
+    /// |y|.
+    AbsY,
+    /// |z|.
+    AbsZ,
     /// Euclidean norm of the 3-D vector.
     Norm,
     /// Norm of the horizontal (x, y) part.
@@ -68,8 +77,8 @@ pub enum MetricKind {
         rest_height: f64,
         index: usize,
     },
-    /// Distance travelled by the link origin along `axis` over the window (from its position at
-    /// the window start to where it is at the window end).
+    /// Change of the link origin's position over the window (from the window start to its end),
+    /// measured along `axis`: signed for `x`, `y`, `z`.
     Displacement { link: LinkRef, window: Window, axis: Axis },
     /// Change over the window of the position of `link` relative to `reference`, along `axis`
     /// (a grasped object's drop relative to the fingers).
@@ -79,9 +88,19 @@ pub enum MetricKind {
         window: Window,
         axis: Axis,
     },
-    /// Rotation of the link relative to its orientation at the window start, degrees; maximum
-    /// over the window, or at its end.
+    /// Tilt of the link: the angle between its up axis (local +z) and that axis at the window
+    /// start, degrees — roll and pitch only, a turn about the vertical is not a tilt; maximum over
+    /// the window, or at its end.
     Tilt {
+        link: LinkRef,
+        window: Window,
+        reduce: Reduce,
+    },
+    /// Heading change of the link about world z since the window start, degrees in (−180, 180]
+    /// (positive counter-clockwise seen from above): the twist about z of the world-frame rotation
+    /// since the start. `max` gives the value of largest magnitude over the window, with its sign;
+    /// `final` the value at the window end.
+    Yaw {
         link: LinkRef,
         window: Window,
         reduce: Reduce,
@@ -136,12 +155,13 @@ pub enum Reduce {
     Rms,
 }
 
-const KINDS: [&str; 12] = [
+const KINDS: [&str; 13] = [
     "bounce_ratio",
     "apex_height",
     "displacement",
     "slip",
     "tilt",
+    "yaw",
     "fell",
     "held",
     "max_penetration",
@@ -239,24 +259,22 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
             },
             "m",
         ),
-        "tilt" => {
-            let reduce = match f.get_value(&["reduce"]).map(|n| n.as_name()).transpose()? {
-                None | Some("max") => Reduce::Max,
-                Some("final") => Reduce::Final,
-                Some(other) => {
-                    let n = f.get(&["reduce"]).unwrap_or(kind_node);
-                    return Err(n.error(format!("unknown reduce `{other}`; expected max or final")));
-                }
-            };
-            (
-                MetricKind::Tilt {
-                    link: read_link_ref(&f, bodies, reader)?,
-                    window: window()?,
-                    reduce,
-                },
-                "deg",
-            )
-        }
+        "tilt" => (
+            MetricKind::Tilt {
+                link: read_link_ref(&f, bodies, reader)?,
+                window: window()?,
+                reduce: read_reduce(&f, &[("max", Reduce::Max), ("final", Reduce::Final)])?,
+            },
+            "deg",
+        ),
+        "yaw" => (
+            MetricKind::Yaw {
+                link: read_link_ref(&f, bodies, reader)?,
+                window: window()?,
+                reduce: read_reduce(&f, &[("max", Reduce::Max), ("final", Reduce::Final)])?,
+            },
+            "deg",
+        ),
         "fell" => (
             MetricKind::Fell {
                 link: read_link_ref(&f, bodies, reader)?,
@@ -335,14 +353,7 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
             })?;
             // Default: 10 % of the body's weight, so touch-down transients and flight are skipped.
             let force_threshold = num(&["force_threshold"], 0.1 * model.total_mass() * reader.g)?;
-            let reduce = match f.get_value(&["reduce"]).map(|n| n.as_name()).transpose()? {
-                None | Some("rms") => Reduce::Rms,
-                Some("max") => Reduce::Max,
-                Some(other) => {
-                    let n = f.get(&["reduce"]).unwrap_or(kind_node);
-                    return Err(n.error(format!("unknown reduce `{other}`; expected rms or max")));
-                }
-            };
+            let reduce = read_reduce(&f, &[("rms", Reduce::Rms), ("max", Reduce::Max)])?;
             (
                 MetricKind::ZmpError {
                     feet,
@@ -388,15 +399,48 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
     })
 }
 
+const AXES: [(&str, Axis); 8] = [
+    ("x", Axis::X),
+    ("y", Axis::Y),
+    ("z", Axis::Z),
+    ("abs_x", Axis::AbsX),
+    ("abs_y", Axis::AbsY),
+    ("abs_z", Axis::AbsZ),
+    ("norm", Axis::Norm),
+    ("horizontal", Axis::Horizontal),
+];
+
 fn read_axis(node: &Node) -> Result<Axis, Diagnostic> {
-    match node.as_name()? {
-        "x" | "X" => Ok(Axis::X),
-        "y" | "Y" => Ok(Axis::Y),
-        "z" | "Z" => Ok(Axis::Z),
-        "norm" => Ok(Axis::Norm),
-        "horizontal" => Ok(Axis::Horizontal),
-        other => Err(node.error(format!("unknown axis `{other}`; expected x, y, z, norm or horizontal"))),
+    let name = node.as_name()?;
+    // `X`, `Y`, `Z` as Choreonoid writes axes.
+    let lower = if name.len() == 1 {
+        name.to_lowercase()
+    } else {
+        name.to_string()
+    };
+    if let Some((_, axis)) = AXES.iter().find(|(n, _)| *n == lower) {
+        return Ok(*axis);
     }
+    let names: Vec<&str> = AXES.iter().map(|(n, _)| *n).collect();
+    let hint = tribo_yaml::did_you_mean(name, names.iter().copied());
+    Err(node.error(format!("unknown axis `{name}`{hint}; expected {}", names.join(", "))))
+}
+
+/// `reduce:` of a metric, one of `choices` (the first is the default).
+fn read_reduce(f: &Fields, choices: &[(&str, Reduce)]) -> Result<Reduce, Diagnostic> {
+    let Some(node) = f.get_value(&["reduce"]) else {
+        return Ok(choices.first().map_or(Reduce::Max, |c| c.1));
+    };
+    let name = node.as_name()?;
+    if let Some((_, reduce)) = choices.iter().find(|(n, _)| *n == name) {
+        return Ok(*reduce);
+    }
+    let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+    let hint = tribo_yaml::did_you_mean(name, names.iter().copied());
+    Err(node.error(format!(
+        "unknown reduce `{name}`{hint}; expected {}",
+        names.join(" or ")
+    )))
 }
 
 fn read_expected(node: &Node, reader: &Reader) -> Result<Expected, Diagnostic> {
@@ -414,4 +458,99 @@ fn read_expected(node: &Node, reader: &Reader) -> Result<Expected, Diagnostic> {
         Err(_) => ExpectedValue::Number(reader.number(node)?),
     };
     Ok(Expected { value, formula })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::{LoadOptions, Project};
+
+    /// A box on a floor with one metric written as `metric` (a flow mapping).
+    fn load(metric: &str) -> Result<Project, Diagnostic> {
+        let text = format!(
+            "name: m\nbodies:\n  - {{ name: floor, model: \"${{SHARE}}/model/floor.body\", fixed: true }}\n  \
+             - {{ name: box, model: \"${{SHARE}}/model/box10.body\" }}\nmetrics:\n  - {metric}\n"
+        );
+        let node = tribo_yaml::parse_str(&text, "m.yaml")?;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let options = LoadOptions {
+            share_dir: root.join("share"),
+            ..Default::default()
+        };
+        Project::from_node(&node, &root.join("m.yaml"), &options)
+    }
+
+    fn kind(metric: &str) -> MetricKind {
+        match load(metric) {
+            Ok(p) => p.metrics[0].kind.clone(),
+            Err(e) => MetricKind::DecayLength {
+                link: LinkRef {
+                    body: usize::MAX,
+                    link: e.location.line,
+                },
+            },
+        }
+    }
+
+    fn error(metric: &str) -> String {
+        load(metric).map(|_| ()).expect_err("an error").to_string()
+    }
+
+    #[test]
+    fn axes_are_signed_components_magnitudes_or_lengths() {
+        for (name, axis) in AXES.iter().chain(&[("X", Axis::X), ("Z", Axis::Z)]) {
+            let k = kind(&format!("{{ name: d, kind: displacement, body: box, axis: {name} }}"));
+            assert!(
+                matches!(k, MetricKind::Displacement { axis: a, .. } if a == *axis),
+                "{name}: {k:?}"
+            );
+        }
+        let e = error("{ name: d, kind: displacement, body: box, axis: absy }");
+        assert!(
+            e.starts_with("m.yaml:6:53: unknown axis `absy` (did you mean `abs_y`?)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn yaw_and_tilt_read_max_or_final() {
+        let k = kind("{ name: h, kind: yaw, body: box, reduce: final, start: 1 }");
+        assert!(
+            matches!(k, MetricKind::Yaw { reduce: Reduce::Final, window, .. } if window.start == 1.0),
+            "{k:?}"
+        );
+        let k = kind("{ name: h, kind: yaw, body: box }");
+        assert!(
+            matches!(
+                k,
+                MetricKind::Yaw {
+                    reduce: Reduce::Max,
+                    ..
+                }
+            ),
+            "{k:?}"
+        );
+        let k = kind("{ name: t, kind: tilt, body: box, reduce: final }");
+        assert!(
+            matches!(
+                k,
+                MetricKind::Tilt {
+                    reduce: Reduce::Final,
+                    ..
+                }
+            ),
+            "{k:?}"
+        );
+        let e = error("{ name: h, kind: yaw, body: box, reduce: fianl }");
+        assert!(
+            e.starts_with("m.yaml:6:46: unknown reduce `fianl` (did you mean `final`?); expected max or final"),
+            "{e}"
+        );
+        let e = error("{ name: h, kind: yaww, body: box }");
+        assert!(e.contains("unknown metric kind `yaww` (did you mean `yaw`?)"), "{e}");
+        let e = error("{ name: z, kind: zmp_error, body: box, reference_body: floor, motion: samples/slippy-walker/walk.seq, reduce: mx }");
+        assert!(e.contains("unknown reduce `mx`"), "{e}");
+    }
 }

@@ -5,9 +5,11 @@ mod decay;
 mod energy;
 mod feet;
 mod motion;
+mod orientation;
 mod value;
 mod zmp;
 
+pub use orientation::{tilt_deg, yaw_deg};
 pub use value::{format_number, MetricResult, MetricValue};
 pub use zmp::{center_of_pressure, ZmpError};
 
@@ -45,7 +47,18 @@ pub fn probe(spec: &MetricSpec) -> Box<dyn MetricProbe> {
             window,
             axis,
         } => Box::new(motion::Displacement::new(*link, Some(*reference), *window, *axis)),
-        MetricKind::Tilt { link, window, reduce } => Box::new(motion::Tilt::new(*link, *window, *reduce)),
+        MetricKind::Tilt { link, window, reduce } => Box::new(orientation::AngleProbe::new(
+            *link,
+            *window,
+            *reduce,
+            orientation::Angle::Tilt,
+        )),
+        MetricKind::Yaw { link, window, reduce } => Box::new(orientation::AngleProbe::new(
+            *link,
+            *window,
+            *reduce,
+            orientation::Angle::Yaw,
+        )),
         MetricKind::Fell { link, height } => Box::new(motion::Fell::new(*link, *height)),
         MetricKind::Held {
             link,
