@@ -63,14 +63,14 @@ pub fn execute(args: &CheckArgs) -> CliResult {
                 map.insert("notes".into(), json!(notes));
             }
         }
-        println!("{}", pretty(&value));
+        crate::output::outln!("{}", pretty(&value));
     } else {
-        print!("{}", text(&summary));
+        crate::output::out!("{}", text(&summary));
         for w in crate::warnings::collapse(&warnings) {
-            println!("{w}");
+            crate::output::outln!("{w}");
         }
         for n in &notes {
-            println!("{n}");
+            crate::output::outln!("{n}");
         }
     }
     Ok(())

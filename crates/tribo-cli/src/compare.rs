@@ -86,9 +86,9 @@ pub fn execute(args: &CompareArgs) -> CliResult {
         }
     }
     if args.project.json {
-        println!("{}", pretty(&compare_json(&project, &outcomes)));
+        crate::output::outln!("{}", pretty(&compare_json(&project, &outcomes)));
     } else {
-        print!("{}", compare_text(&project, &outcomes));
+        crate::output::out!("{}", compare_text(&project, &outcomes));
     }
     let failed: Vec<String> = outcomes
         .iter()

@@ -83,7 +83,7 @@ pub fn execute(args: &GaitArgs) -> CliResult {
     }
     let summary = summary(&walker, &pattern, args);
     if args.json {
-        println!(
+        crate::output::outln!(
             "{}",
             serde_json::to_string_pretty(&summary).unwrap_or_else(|_| summary.to_string())
         );
@@ -127,8 +127,8 @@ fn print_text(summary: &serde_json::Value) {
         let label = if label.is_empty() { key } else { label };
         match summary.get(key) {
             Some(serde_json::Value::Null) | None => {}
-            Some(serde_json::Value::String(s)) => println!("{label}: {s}"),
-            Some(v) => println!("{label}: {v}"),
+            Some(serde_json::Value::String(s)) => crate::output::outln!("{label}: {s}"),
+            Some(v) => crate::output::outln!("{label}: {v}"),
         }
     }
 }

@@ -9,6 +9,7 @@ mod engines;
 mod failure;
 mod gait;
 mod materials;
+mod output;
 mod outputs;
 mod plan;
 mod progress;

@@ -28,16 +28,16 @@ pub fn execute(args: &MaterialsArgs) -> CliResult {
             }
             let params = table.contact(a, b);
             if args.json {
-                println!("{}", pretty(&pair_json(a, b, &params)));
+                crate::output::outln!("{}", pretty(&pair_json(a, b, &params)));
             } else {
-                print!("{}", render::pair_text(a, b, &params));
+                crate::output::out!("{}", render::pair_text(a, b, &params));
             }
         }
         _ => {
             if args.json {
-                println!("{}", pretty(&table.to_json()));
+                crate::output::outln!("{}", pretty(&table.to_json()));
             } else {
-                print!("{}", render::table_text(&table));
+                crate::output::out!("{}", render::table_text(&table));
             }
         }
     }

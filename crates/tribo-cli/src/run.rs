@@ -50,12 +50,12 @@ pub fn execute(args: &RunArgs) -> CliResult {
                 .collect();
             map.insert("pressure_maps".into(), json!(files));
         }
-        println!("{}", pretty(&v));
+        crate::output::outln!("{}", pretty(&v));
     } else if outcome.failure.is_none() || outcome.steps > 0 {
         // A run that failed before its first step has no metrics to show: only the failure.
-        print!("{}", outcome_text(&project, &outcome));
+        crate::output::out!("{}", outcome_text(&project, &outcome));
         for i in &images {
-            println!(
+            crate::output::outln!(
                 "pressure map of {} at its peak total normal force {:.3} N (t = {:.3} s, up to {:.0} Pa): {}, {}",
                 i.title,
                 i.normal_force,

@@ -151,9 +151,9 @@ pub fn execute(args: &SweepArgs) -> CliResult {
         }
     }
     if args.project.json {
-        println!("{}", pretty(&summary));
+        crate::output::outln!("{}", pretty(&summary));
     } else {
-        print!("{}", sweep_text(&report));
+        crate::output::out!("{}", sweep_text(&report));
     }
     let failed: Vec<String> = report
         .points
