@@ -2,7 +2,8 @@
 //! Gentle grasp (issue #5): on `cslc`, for every pad × object combination, a squeeze just above
 //! the Coulomb limit `F ≥ m g / (2 μ)` holds the object through the 5 cm lift (slip under 1 mm)
 //! and one just below lets it slide out (slip over 10 mm). `rapier` and `pgs` run beside it at
-//! the sample's default squeeze (1.5 × the limit) for the compare table.
+//! the sample's default squeeze (1.5 × the limit) for the compare table. A sweep of the squeeze
+//! finds each engine's holding threshold at 1 + a/g for the lift's peak acceleration a (issue #12).
 
 use tribo_engine::MetricValue;
 use tribo_tests::{load, metric, metrics_snapshot, run};
@@ -29,13 +30,16 @@ fn cslc_holds_just_above_the_coulomb_limit_and_drops_just_below() {
                     held(&outcome)
                 );
                 if holds {
-                    assert!(slip < 1e-3, "{pad}/{object} at {factor}: slip {slip} m (limit 1 mm)");
+                    assert!(
+                        slip.abs() < 1e-3,
+                        "{pad}/{object} at {factor}: slip {slip} m (limit 1 mm)"
+                    );
                     assert!(held(&outcome), "{pad}/{object} at {factor}: dropped");
                     insta::assert_snapshot!(format!("gentle_grasp_cslc_{pad}_{object}"), metrics_snapshot(&outcome));
                 } else {
                     assert!(
-                        slip > 0.01,
-                        "{pad}/{object} at {factor}: slip {slip} m (must exceed 10 mm)"
+                        slip < -0.01,
+                        "{pad}/{object} at {factor}: slip {slip} m (must drop over 10 mm)"
                     );
                     assert!(!held(&outcome), "{pad}/{object} at {factor}: still held");
                 }
@@ -91,4 +95,75 @@ fn the_pad_patch_is_recorded_on_cslc_only() {
     let rigid = run(&project, "pgs");
     assert_eq!(column(&rigid, "normal_force")[hold], 0.0);
     assert!(column(&rigid, "cop_x")[hold].is_nan());
+}
+
+/// Peak acceleration of the sample's lift: a rest-to-rest minimum-jerk move of D = 0.05 m in
+/// T = 1.2 s peaks at (10/√3) D/T² (Flash & Hogan 1985) = 0.20047 m/s².
+const PEAK_ACCELERATION: f64 = 10.0 / 1.732_050_807_568_877_2 * 0.05 / (1.2 * 1.2);
+
+/// The squeeze factors a sweep tries: 1.000, 1.005, …, 1.060.
+fn sweep() -> Vec<f64> {
+    (0..=12).map(|k| 1.0 + 0.005 * k as f64).collect()
+}
+
+/// The smallest swept squeeze factor from which on every larger one holds (slip under 1 mm),
+/// with the slip (m) at each factor; `None` if the largest does not hold.
+fn threshold(engine: &str, pad: &str, object: &str) -> (Option<f64>, Vec<(f64, f64, bool)>) {
+    let mut runs = Vec::new();
+    for factor in sweep() {
+        let value = format!("{factor:.3}");
+        let project = load(
+            "samples/gentle-grasp/gentle-grasp.yaml",
+            &[("pad", pad), ("object", object), ("squeeze_factor", &value)],
+            &[],
+        );
+        let outcome = run(&project, engine);
+        runs.push((factor, metric(&outcome, "slip"), held(&outcome)));
+    }
+    let first = runs
+        .iter()
+        .rposition(|(_, _, h)| !h)
+        .map_or(Some(runs[0].0), |i| runs.get(i + 1).map(|r| r.0));
+    (first, runs)
+}
+
+/// Two friction contacts hold m against gravity and the lift's acceleration only if
+/// 2 μ F ≥ m (g + a): with F = k m g / (2 μ), k ≥ 1 + a/g = 1.0204 for a = 0.2005 m/s². Every
+/// engine's threshold over a 0.005 sweep of k lies within 0.01 of it.
+fn assert_threshold(engine: &str, pad: &str, object: &str) {
+    let analytic = 1.0 + PEAK_ACCELERATION / 9.81;
+    assert!((analytic - 1.020435).abs() < 1e-6, "{analytic}");
+    let (found, runs) = threshold(engine, pad, object);
+    for (factor, slip, held) in &runs {
+        println!("{engine} {pad} {object} × {factor:.3}: slip {slip:.3e} m, held {held}");
+    }
+    let found = found.unwrap_or_else(|| panic!("{engine} {pad}/{object}: not held even at 1.06"));
+    println!("{engine} {pad} {object}: threshold {found:.3} (analytic {analytic:.4})");
+    assert!(
+        (found - analytic).abs() <= 0.01,
+        "{engine} {pad}/{object}: holds from squeeze_factor {found:.3}, analytic {analytic:.4} ± 0.01"
+    );
+}
+
+#[test]
+fn rigid_engines_hold_from_the_analytic_squeeze_threshold() {
+    for engine in ["rapier", "pgs"] {
+        assert_threshold(engine, "flat", "sphere");
+        assert_threshold(engine, "flat", "box");
+    }
+}
+
+#[test]
+fn cslc_holds_from_the_analytic_squeeze_threshold() {
+    assert_threshold("cslc", "flat", "sphere");
+}
+
+/// The other pad/object pairs on `cslc` (13 runs each, ≈ 30 s in all on 2 cores):
+/// `cargo test -p tribo-tests --test gentle_grasp -- --ignored`.
+#[test]
+#[ignore]
+fn cslc_holds_from_the_analytic_squeeze_threshold_for_every_pad_and_object() {
+    assert_threshold("cslc", "flat", "box");
+    assert_threshold("cslc", "dome", "sphere");
+    assert_threshold("cslc", "dome", "box");
 }

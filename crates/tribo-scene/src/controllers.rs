@@ -48,11 +48,23 @@ pub struct KinematicPathSpec {
     pub path: PathSpec,
 }
 
+/// The path of a kinematic body. Waypoint paths (`waypoints:` with `interpolation: linear |
+/// cubic | minimum_jerk`, default linear) pass through every waypoint and are held at the first
+/// before it and at the last after it.
 #[derive(Debug, Clone)]
 pub enum PathSpec {
-    /// Piecewise-linear interpolation of positions (and slerp of rotations) between waypoints;
-    /// held at the first before it and at the last after it.
+    /// `interpolation: linear`: piecewise-linear positions and slerp of rotations (velocity jumps
+    /// at every waypoint).
     Waypoints(Vec<Waypoint>),
+    /// `interpolation: cubic`: a C²-continuous cubic spline through the waypoints with zero
+    /// velocity at the first and last (clamped), positions and rotation vectors relative to the
+    /// first waypoint's rotation; each waypoint's rotation must be within a half turn of the
+    /// first's.
+    CubicWaypoints(Vec<Waypoint>),
+    /// `interpolation: minimum_jerk`: each segment a rest-to-rest minimum-jerk move (Flash &
+    /// Hogan 1985), x(s) = x₀ + (x₁ − x₀)(10 s³ − 15 s⁴ + 6 s⁵); zero velocity and acceleration at
+    /// every waypoint.
+    MinimumJerkWaypoints(Vec<Waypoint>),
     /// Constant velocities over time windows, integrated from the initial pose.
     Velocities(Vec<VelocitySegment>),
 }
@@ -95,6 +107,9 @@ pub struct WrenchSpec {
 }
 
 const KINDS: [&str; 4] = ["joint_pattern", "kinematic_path", "joint_effort", "wrench"];
+
+/// `interpolation:` of a waypoint path.
+const INTERPOLATIONS: [&str; 3] = ["linear", "cubic", "minimum_jerk"];
 
 pub fn read_controller(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result<ControllerSpec, Diagnostic> {
     let f = Fields::new(node, "a controller")?;
@@ -251,9 +266,33 @@ fn kinematic_path(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<K
             bodies[body].name
         )));
     }
+    let interpolation = f.get_value(&["interpolation"]);
     let path = match (f.get_value(&["waypoints"]), f.get_value(&["velocities"])) {
-        (Some(n), None) => PathSpec::Waypoints(waypoints(n, &bodies[body], reader)?),
-        (None, Some(n)) => PathSpec::Velocities(velocities(n, reader)?),
+        (Some(n), None) => {
+            let points = waypoints(n, &bodies[body], reader)?;
+            match interpolation.map(|n| (n, n.as_name())) {
+                None => PathSpec::Waypoints(points),
+                Some((_, Ok("linear"))) => PathSpec::Waypoints(points),
+                Some((_, Ok("cubic"))) => PathSpec::CubicWaypoints(points),
+                Some((_, Ok("minimum_jerk"))) => PathSpec::MinimumJerkWaypoints(points),
+                Some((node, Ok(other))) => {
+                    let hint = tribo_yaml::did_you_mean(other, INTERPOLATIONS);
+                    return Err(node.error(format!(
+                        "unknown interpolation `{other}`{hint}; expected {}",
+                        INTERPOLATIONS.join(", ")
+                    )));
+                }
+                Some((_, Err(e))) => return Err(e),
+            }
+        }
+        (None, Some(n)) => {
+            if let Some(node) = interpolation {
+                return Err(
+                    node.error("`interpolation` applies to `waypoints`; `velocities` are constant over their windows")
+                );
+            }
+            PathSpec::Velocities(velocities(n, reader)?)
+        }
         _ => {
             return Err(f
                 .node()
@@ -263,7 +302,7 @@ fn kinematic_path(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<K
     reader.warn_unknown(
         f,
         "a kinematic_path controller",
-        &["type", "body", "waypoints", "velocities"],
+        &["type", "body", "waypoints", "velocities", "interpolation"],
     );
     Ok(KinematicPathSpec { body, path })
 }
@@ -377,4 +416,63 @@ fn wrench(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<WrenchSpe
         start,
         end,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::{ControllerSpec, LoadOptions, PathSpec, Project};
+
+    /// A fixed box driven by one kinematic path whose extra keys are `extra`.
+    fn load(extra: &str) -> Result<Project, tribo_yaml::Diagnostic> {
+        let text = format!(
+            "name: c\nbodies:\n  - {{ name: box, model: \"${{SHARE}}/model/box10.body\", fixed: true }}\n\
+             controllers:\n  - {{ type: kinematic_path, body: box, {extra} }}\n"
+        );
+        let node = tribo_yaml::parse_str(&text, "c.yaml")?;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let options = LoadOptions {
+            share_dir: root.join("share"),
+            ..Default::default()
+        };
+        Project::from_node(&node, &root.join("c.yaml"), &options)
+    }
+
+    const POINTS: &str = "waypoints: [ { time: 0 }, { time: 1, translation: [0, 0, 1] } ]";
+
+    fn path(extra: &str) -> Option<PathSpec> {
+        match load(extra).ok()?.controllers.first()? {
+            ControllerSpec::KinematicPath(k) => Some(k.path.clone()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn waypoints_are_interpolated_as_asked() {
+        assert!(matches!(path(POINTS), Some(PathSpec::Waypoints(p)) if p.len() == 2));
+        let linear = format!("{POINTS}, interpolation: linear");
+        assert!(matches!(path(&linear), Some(PathSpec::Waypoints(_))));
+        let cubic = format!("{POINTS}, interpolation: cubic");
+        assert!(matches!(path(&cubic), Some(PathSpec::CubicWaypoints(_))));
+        let jerk = format!("{POINTS}, interpolation: minimum_jerk");
+        assert!(matches!(path(&jerk), Some(PathSpec::MinimumJerkWaypoints(p)) if p.len() == 2));
+    }
+
+    #[test]
+    fn a_misspelt_or_misplaced_interpolation_is_a_located_error() {
+        let e = load(&format!("{POINTS}, interpolation: minimum_jerc"))
+            .map(|_| ())
+            .expect_err("an error")
+            .to_string();
+        assert!(
+            e.starts_with("c.yaml:5:120: unknown interpolation `minimum_jerc` (did you mean `minimum_jerk`?)"),
+            "{e}"
+        );
+        let e = load("velocities: [ { linear: [0, 0, 1], end: 1 } ], interpolation: cubic")
+            .map(|_| ())
+            .expect_err("an error")
+            .to_string();
+        assert!(e.contains("`interpolation` applies to `waypoints`"), "{e}");
+    }
 }
