@@ -1,6 +1,6 @@
 //! `tribo engines` and the registry of engines this binary was built with.
 
-use tribo_engine::{MaterialParameter, Registry};
+use tribo_engine::{EngineFactory, MaterialParameter, Registry, ENGINE_SPECIFIC};
 
 use crate::cli::EnginesArgs;
 use crate::failure::CliResult;
@@ -25,6 +25,7 @@ pub fn execute(args: &EnginesArgs) -> CliResult {
                     "description": f.description(),
                     "honours": f.honoured_parameters().iter().map(|p| p.name()).collect::<Vec<_>>(),
                     "ignores": MaterialParameter::ALL.iter().filter(|p| !f.honoured_parameters().contains(p)).map(|p| p.name()).collect::<Vec<_>>(),
+                    "engine_specific_blocks": engine_specific_read_by(f).iter().map(|p| p.name()).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -49,5 +50,44 @@ pub fn execute(args: &EnginesArgs) -> CliResult {
             }
         );
     }
+    println!("engine-specific material blocks (other engines run without them, and no run warns about that):");
+    for line in engine_specific_lines(&registry) {
+        println!("  {line}");
+    }
     Ok(())
+}
+
+/// The engine-specific blocks (`ENGINE_SPECIFIC`) the engine of `factory` reads.
+fn engine_specific_read_by(factory: &dyn EngineFactory) -> Vec<MaterialParameter> {
+    ENGINE_SPECIFIC
+        .iter()
+        .map(|(p, _)| *p)
+        .filter(|p| factory.honoured_parameters().contains(p))
+        .collect()
+}
+
+/// `cslc: read by cslc; ignored by rapier, pgs`, one line per engine-specific block.
+pub fn engine_specific_lines(registry: &Registry) -> Vec<String> {
+    ENGINE_SPECIFIC
+        .iter()
+        .map(|(p, _)| {
+            let (readers, others): (Vec<&dyn EngineFactory>, Vec<&dyn EngineFactory>) =
+                registry.factories().partition(|f| f.honoured_parameters().contains(p));
+            let names = |fs: &[&dyn EngineFactory]| fs.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
+            format!(
+                "`{}` block of a material: read by {}; ignored by {}",
+                p.name(),
+                if readers.is_empty() {
+                    "no engine".to_string()
+                } else {
+                    names(&readers)
+                },
+                if others.is_empty() {
+                    "no engine".to_string()
+                } else {
+                    names(&others)
+                }
+            )
+        })
+        .collect()
 }

@@ -1,4 +1,11 @@
 //! Which material parameters a scene sets that an engine does not honour.
+//!
+//! General parameters (dynamic friction, restitution, compliance, culling) that an engine
+//! ignores are warned about on every run: the scene asked for physics the engine does not do.
+//! Engine-specific blocks ([`ENGINE_SPECIFIC`], the `cslc` block of pad materials) are written
+//! for one engine and expected to be ignored by the others, so they are never warned about per
+//! run; `tribo engines` and the compare report say once which engine reads them
+//! ([`engine_specific_notes`]).
 
 use std::collections::BTreeSet;
 
@@ -38,11 +45,44 @@ pub fn used_parameters(scene: &Scene) -> BTreeSet<MaterialParameter> {
     used
 }
 
-/// One warning per used parameter the engine ignores.
+/// Engine-specific material blocks and the engine that reads each (the registry's factories
+/// agree: only that engine lists the parameter as honoured; tribo-cli tests this).
+pub const ENGINE_SPECIFIC: [(MaterialParameter, &str); 1] = [(MaterialParameter::Cslc, "cslc")];
+
+/// Is `p` a block written for one engine (not warned about when other engines ignore it)?
+pub fn is_engine_specific(p: MaterialParameter) -> bool {
+    ENGINE_SPECIFIC.iter().any(|(q, _)| *q == p)
+}
+
+/// One warning per used general parameter the engine ignores (engine-specific blocks are not
+/// warned about, see the module docs).
 pub fn ignored_parameter_warnings(scene: &Scene, honoured: &[MaterialParameter]) -> Vec<String> {
     used_parameters(scene)
         .into_iter()
-        .filter(|p| !honoured.contains(p))
+        .filter(|p| !honoured.contains(p) && !is_engine_specific(*p))
         .map(|p| format!("material parameter `{}` is set but this engine ignores it", p.name()))
+        .collect()
+}
+
+/// For each engine-specific block the scene's materials use and some of `engines` do not read, one
+/// line: "materials have `cslc` blocks: only the `cslc` engine reads them; rapier, pgs run
+/// without them".
+pub fn engine_specific_notes(scene: &Scene, engines: &[&str]) -> Vec<String> {
+    let used = used_parameters(scene);
+    ENGINE_SPECIFIC
+        .iter()
+        .filter(|(p, _)| used.contains(p))
+        .filter_map(|(p, reader)| {
+            let others: Vec<&str> = engines.iter().copied().filter(|e| e != reader).collect();
+            if others.is_empty() {
+                return None;
+            }
+            Some(format!(
+                "materials have `{}` blocks: only the `{reader}` engine reads them; {} {} without them",
+                p.name(),
+                others.join(", "),
+                if others.len() == 1 { "runs" } else { "run" }
+            ))
+        })
         .collect()
 }

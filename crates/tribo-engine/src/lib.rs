@@ -25,7 +25,7 @@ pub use command::{BodyCommands, Commands, JointCommand, KinematicTarget, LinkWre
 pub use contact::{ContactRecord, PatchDetail};
 pub use controller::{Control, ControlInput, Controller};
 pub use engine::{BuildError, Engine, EngineFactory, MaterialParameter, StepError};
-pub use ignored::{ignored_parameter_warnings, used_parameters};
+pub use ignored::{engine_specific_notes, ignored_parameter_warnings, used_parameters, ENGINE_SPECIFIC};
 pub use limits::{check_step_count, step_count, TooManySteps, MAX_STEPS};
 pub use metrics::{MetricResult, MetricValue};
 pub use options::EngineOptions;
@@ -35,7 +35,7 @@ pub use registry::Registry;
 pub use replay::{
     PadPressure, PadTrack, PressureFrame, PressureTrack, Replay, ReplayContact, ReplayFrame, MAX_REPLAY_FRAMES,
 };
-pub use report::StepReport;
+pub use report::{CapTally, CappedSolve, StepReport};
 pub use runner::{
     planned_steps, run, run_with, RunError, RunHooks, RunOptions, RunOutcome, SolverSummary, MAX_WARNINGS,
 };

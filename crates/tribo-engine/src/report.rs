@@ -1,4 +1,4 @@
-//! Per-step diagnostics.
+//! Per-step diagnostics, and the run-level verdict on solves stopped at an iteration cap.
 
 use std::time::Duration;
 
@@ -15,6 +15,10 @@ pub struct StepReport {
     /// Number of contact points / unknowns solved.
     pub contacts: usize,
     pub warnings: Vec<String>,
+    /// Set when an iterative contact solve stopped at its iteration cap before its own
+    /// tolerance. Not a warning by itself: the run warns once, and only when the residual left
+    /// matters ([`CapTally`]).
+    pub capped: Option<CappedSolve>,
     /// Wall time per named stage (kinematics, collision, contact build, solve, integrate, …).
     /// Timings are diagnostics only: they never enter recorded results.
     pub stages: Vec<(&'static str, Duration)>,
@@ -27,5 +31,121 @@ impl StepReport {
         let out = f();
         self.stages.push((stage, start.elapsed()));
         out
+    }
+}
+
+/// A contact solve that stopped at its iteration cap.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CappedSolve {
+    /// Which solver (`PGS`), for the warning.
+    pub solver: &'static str,
+    /// The cap, in the solver's iterations (PGS: sweeps).
+    pub cap: usize,
+    /// The solver's relative residual after its last iteration (engine-defined and documented,
+    /// dimensionless).
+    pub relative_residual: f64,
+    /// Relative residual above which the engine considers the solve unconverged in a way that
+    /// matters for the results.
+    pub tolerance: f64,
+}
+
+impl CappedSolve {
+    /// Does the residual left matter? (A NaN residual does.)
+    pub fn matters(&self) -> bool {
+        self.relative_residual.is_nan() || self.relative_residual > self.tolerance
+    }
+}
+
+/// Counts a run's capped solves and says, once, whether they matter.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CapTally {
+    steps: u64,
+    capped: u64,
+    /// Capped steps whose relative residual was above the tolerance, and the worst of them.
+    mattering: u64,
+    worst: Option<CappedSolve>,
+}
+
+impl CapTally {
+    /// Count one step.
+    pub fn absorb(&mut self, report: &StepReport) {
+        self.steps += 1;
+        let Some(c) = report.capped else { return };
+        self.capped += 1;
+        if c.matters() {
+            self.mattering += 1;
+            let worse = self.worst.is_none_or(|w| {
+                !w.relative_residual.is_nan()
+                    && (c.relative_residual.is_nan() || c.relative_residual > w.relative_residual)
+            });
+            if worse {
+                self.worst = Some(c);
+            }
+        }
+    }
+
+    /// One warning when at least one step's capped solve left a residual above its tolerance:
+    /// `PGS stopped at its cap of 100 sweeps with relative residual up to R > TOL on N of M steps`.
+    pub fn warning(&self) -> Option<String> {
+        let w = self.worst?;
+        let iterations = if w.solver == "PGS" { "sweeps" } else { "iterations" };
+        Some(format!(
+            "{} stopped at its cap of {} {iterations} with relative residual up to {:.3e} > {:.0e} on {} of {} \
+             steps; raise the cap (engine option `iterations`) until this goes away, or the results carry the \
+             solver's error",
+            w.solver, w.cap, w.relative_residual, w.tolerance, self.mattering, self.steps
+        ))
+    }
+
+    /// Steps that stopped at the cap, mattering or not.
+    pub fn capped_steps(&self) -> u64 {
+        self.capped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(relative_residual: Option<f64>) -> StepReport {
+        StepReport {
+            capped: relative_residual.map(|r| CappedSolve {
+                solver: "PGS",
+                cap: 100,
+                relative_residual: r,
+                tolerance: 1e-3,
+            }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn caps_below_the_tolerance_are_not_news() {
+        let mut tally = CapTally::default();
+        for r in [Some(1e-5), None, Some(9e-4)] {
+            tally.absorb(&step(r));
+        }
+        assert_eq!(tally.capped_steps(), 2);
+        assert_eq!(tally.warning(), None);
+    }
+
+    #[test]
+    fn caps_above_it_are_counted_once() {
+        let mut tally = CapTally::default();
+        for r in [Some(1e-5), Some(0.02), None, Some(f64::NAN), Some(0.5)] {
+            tally.absorb(&step(r));
+        }
+        let w = tally.warning().expect("a warning");
+        assert!(
+            w.starts_with(
+                "PGS stopped at its cap of 100 sweeps with relative residual up to NaN > 1e-3 on 3 of 5 steps"
+            ),
+            "{w}"
+        );
+        let mut tally = CapTally::default();
+        tally.absorb(&step(Some(0.02)));
+        tally.absorb(&step(Some(0.5)));
+        let w = tally.warning().expect("a warning");
+        assert!(w.contains("up to 5.000e-1 > 1e-3 on 2 of 2 steps"), "{w}");
     }
 }

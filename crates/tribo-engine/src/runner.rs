@@ -138,6 +138,7 @@ pub fn run_with(
     let mut engine = factory.build(&scene, &engine_options)?;
     let mut warnings: Vec<String> = crate::ignored_parameter_warnings(&scene, factory.honoured_parameters());
     let mut dropped_warnings = false;
+    let mut caps = crate::CapTally::default();
 
     let dt = project.simulation.time_step;
     let record_every = options.record_interval.map_or(1, |i| ((i / dt).round() as u64).max(1));
@@ -209,6 +210,7 @@ pub fn run_with(
         };
         steps += 1;
         let t = steps as f64 * dt;
+        caps.absorb(&report);
         absorb(
             &mut summary,
             &mut iterations_total,
@@ -242,6 +244,7 @@ pub fn run_with(
     if let (Err(e), None) = (closed, &failure) {
         failure = Some(format!("cannot write the trajectory: {e}"));
     }
+    warnings.extend(caps.warning());
     if dropped_warnings {
         warnings.push(format!(
             "… and more distinct warnings (only the first {MAX_WARNINGS} are kept)"

@@ -440,11 +440,23 @@ impl Engine for PgsEngine {
             ));
         }
         if !solved.converged {
-            report.warnings.push(format!(
-                "the contact solver stopped at its iteration cap ({}) before reaching its tolerance \
-                 (the step report carries the residual)",
-                self.options.iterations
-            ));
+            // Stopping at the cap is news only when the residual left matters: the relative
+            // residual, the natural-map residual (unit step, so in impulse terms: how far one more
+            // projected step would move λ) over the step's largest impulse |λ|∞, above 1e-3. The
+            // runner counts these and warns once per run (tribo_engine::CapTally).
+            const RELATIVE_RESIDUAL_TOLERANCE: f64 = 1e-3;
+            let largest = solved.lambda.iter().fold(0.0_f64, |m, l| m.max(l.abs()));
+            let relative_residual = if solved.residual == 0.0 {
+                0.0
+            } else {
+                solved.residual / largest.max(f64::MIN_POSITIVE)
+            };
+            report.capped = Some(tribo_engine::CappedSolve {
+                solver: "PGS",
+                cap: self.options.iterations,
+                relative_residual,
+                tolerance: RELATIVE_RESIDUAL_TOLERANCE,
+            });
         }
         Ok(report)
     }

@@ -89,6 +89,7 @@ pub fn compare_page(project: &Project, runs: &[EngineRun], figures: &[Figure]) -
     );
     body.push_str("<section id=\"metrics\">\n<h2>Metrics</h2>\n");
     body.push_str(&metric_table(&outcomes));
+    body.push_str(&crate::notes::notes_html(project, runs));
     body.push_str("</section>\n<section id=\"signals\">\n<h2>Recorded signals</h2>\n");
     if figures.is_empty() {
         body.push_str("<p>No recorded signal varies.</p>\n");

@@ -11,6 +11,7 @@ mod flat;
 mod fonts;
 mod format;
 mod html;
+mod notes;
 mod plots;
 mod pressure;
 mod replay_data;
