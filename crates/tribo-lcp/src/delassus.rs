@@ -183,6 +183,28 @@ impl BlockSparseDelassus {
         true
     }
 
+    /// The operator of the contacts `keep` only (the principal submatrix of their rows and
+    /// columns), renumbered in the order given: contact k of the result is contact `keep[k]`.
+    /// `keep` holds distinct contact indices; an index out of range gives an all-zero row.
+    pub fn restricted(&self, keep: &[usize]) -> BlockSparseDelassus {
+        let mut position = vec![None; self.block_rows.len()];
+        for (k, &c) in keep.iter().enumerate() {
+            if let Some(slot) = position.get_mut(c) {
+                *slot = Some(k);
+            }
+        }
+        let mut out = BlockSparseDelassus::new(keep.len());
+        for (k, &c) in keep.iter().enumerate() {
+            let Some(row) = self.block_rows.get(c) else { continue };
+            for (col, block) in row {
+                if let Some(Some(l)) = position.get(*col) {
+                    out.add_block(k, *l, block);
+                }
+            }
+        }
+        out
+    }
+
     /// Add the coupling through one body with six velocity coordinates (a free rigid body, or one
     /// 6-dof block of a larger system): for every pair of its contacts (a, b),
     /// A_ab += J_a M⁻¹ J_bᵀ, where J_a (3×6) maps the body's velocity to contact a's (normal, t₁, t₂)
@@ -270,6 +292,28 @@ mod tests {
         assert_eq!(a.row_dot(6, &x), 0.0);
         assert_eq!(dense.entry(9, 0), 0.0);
         assert!(!sparse.add_block(2, 0, &Matrix3::identity()));
+    }
+
+    #[test]
+    fn restriction_is_the_principal_submatrix() {
+        let a = DMatrix::from_fn(9, 9, |i, j| (1 + i + 9 * j) as f64);
+        let mut sparse = BlockSparseDelassus::new(3);
+        for i in 0..3 {
+            for j in 0..3 {
+                if (i, j) != (0, 2) {
+                    sparse.add_block(i, j, &a.fixed_view::<3, 3>(3 * i, 3 * j).into_owned());
+                }
+            }
+        }
+        let keep = [2, 0];
+        let sub = sparse.restricted(&keep);
+        assert_eq!(sub.contact_count(), 2);
+        for (k, &i) in keep.iter().enumerate() {
+            for (l, &j) in keep.iter().enumerate() {
+                assert_eq!(sub.block(k, l), sparse.block(i, j), "block ({k}, {l})");
+            }
+        }
+        assert_eq!(sub.block_count(), 3);
     }
 
     #[test]

@@ -14,9 +14,15 @@
 //!   the normal only, so it cannot make a sticking contact creep;
 //! - rigid contact, separated by a gap g = −d ≤ margin (speculative contact): `target = −g / h`,
 //!   the surfaces may close the gap during the step but not cross;
-//! - restitution (Newton's law): when e > 0 and the approach speed `v_a = −v_n⁻` exceeds
-//!   `max(2 |g| h, restitution_threshold)` (Choreonoid's AIST threshold) and the contact closes
-//!   within the step, `target = max(target, e · v_a)`;
+//! - restitution (Newton's law): when e > 0 and the approach speed before the step `v_a = −v_n⁻`
+//!   exceeds `max(2 |g| h, restitution_threshold)` (|g| the gravity's magnitude; Choreonoid's AIST
+//!   threshold) and the contact closes within the step at that speed (`v_a h > gap`, or touching),
+//!   `target = max(target, e · v_a)`;
+//! - a speculative rigid contact with e > 0 that gets no restitution target this way and that its
+//!   free motion does not shut (free normal velocity `≥ −g / h`) may still be struck within the
+//!   step by another contact's impulse (a ball struck towards a neighbour less than `v h` away).
+//!   It carries a [`Strike`] so the solve can resolve that impact after the one that causes it,
+//!   with Newton's law on the approach speed it is struck with (impacts.rs).
 //! - compliant contact (either material has `stiffness` k > 0 or `damping` c > 0): the pair's
 //!   spring-damper is shared by its n points (k/n, c/n each, so a box resting on a face sinks
 //!   m g / k whatever the point count) and solved implicitly: with the force
@@ -43,6 +49,7 @@ use crate::build::BodyModel;
 use crate::collision::{PairPoints, RawPoint};
 use crate::compliant::CompliantPoint;
 use crate::culling::{cull, Culling};
+use crate::impacts::Strike;
 use crate::options::PgsOptions;
 
 /// One side of a contact: a dynamic body's Jacobian rows (3 × nv, contact frame).
@@ -68,6 +75,14 @@ pub(crate) struct ContactRow {
     pub side_b: Option<Side>,
     /// b of the LCP: free contact velocity minus the normal target, m/s.
     pub bias: Vector3<f64>,
+    /// The target velocity in `bias` (normal, t₁, t₂; the tangents' are zero but for compliant
+    /// points), m/s.
+    pub target: Vector3<f64>,
+    /// The target once this contact's impact is resolved: `target` without restitution
+    /// (impacts.rs), m/s.
+    pub settled_target: Vector3<f64>,
+    /// A speculative rigid contact that another impulse of the step may strike (module docs).
+    pub strike: Option<Strike>,
     /// Compliance on the normal and tangent rows (1/kg), 0 for rigid contact.
     pub cfm: Vector3<f64>,
     /// Index into the step's compliant points, for rows built from them.
@@ -77,6 +92,16 @@ pub(crate) struct ContactRow {
     pub shares_load: bool,
     /// The point in link a's carrier frame (to match warm starts).
     pub local_a: Vector3<f64>,
+}
+
+/// The normal target of a rigid contact (module docs).
+struct RigidTarget {
+    target: f64,
+    /// `target` without restitution.
+    settled: f64,
+    /// Newton's restitution set `target`.
+    impact: bool,
+    strike: Option<Strike>,
 }
 
 /// What the contact build reads about one body this step.
@@ -193,10 +218,17 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
             };
             let (target, cfm, resting) = if stiffness > 0.0 || damping > 0.0 {
                 let (target, cfm) = compliant_target(&raw, stiffness * share, damping * share, ctx.dt);
-                (target, cfm, false)
+                let rigid = RigidTarget {
+                    target,
+                    settled: target,
+                    impact: false,
+                    strike: None,
+                };
+                (rigid, cfm, false)
             } else {
-                let (target, impact) = rigid_target(ctx, &raw, params.restitution, -before.x);
-                (target, 0.0, !impact)
+                let rigid = rigid_target(ctx, &raw, params.restitution, -before.x, free.x);
+                let resting = !rigid.impact;
+                (rigid, 0.0, resting)
             };
             rows.push(ContactRow {
                 a,
@@ -209,7 +241,10 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
                 friction: ContactFriction::new(mu, o.friction_cone),
                 side_a: side(view_a, a, &frame, &raw.point),
                 side_b: side(view_b, b, &frame, &raw.point),
-                bias: free - Vector3::new(target, 0.0, 0.0),
+                bias: free - Vector3::new(target.target, 0.0, 0.0),
+                target: Vector3::new(target.target, 0.0, 0.0),
+                settled_target: Vector3::new(target.settled, 0.0, 0.0),
+                strike: target.strike,
                 cfm: Vector3::new(cfm, 0.0, 0.0),
                 compliant: None,
                 shares_load: resting,
@@ -262,6 +297,9 @@ pub(crate) fn compliant_rows(
             side_a: side(view_a, a, &frame, &point.point),
             side_b: side(view_b, b, &frame, &point.point),
             bias: free - target,
+            target,
+            settled_target: target,
+            strike: None,
             cfm,
             compliant: Some(index),
             shares_load: false,
@@ -274,10 +312,12 @@ pub(crate) fn compliant_rows(
     Ok(rows)
 }
 
-/// Normal target of a rigid contact (module docs), and whether Newton's restitution set it.
-fn rigid_target(ctx: &BuildContext, raw: &RawPoint, restitution: f64, approach: f64) -> (f64, bool) {
+/// Normal target of a rigid contact (module docs): with restitution when the approach before the
+/// step earns it, else a [`Strike`] for a speculative contact with e > 0 that its free normal
+/// velocity `free` (m/s) does not shut.
+fn rigid_target(ctx: &BuildContext, raw: &RawPoint, restitution: f64, approach: f64, free: f64) -> RigidTarget {
     let (o, h) = (ctx.options, ctx.dt);
-    let mut target = if raw.depth >= 0.0 {
+    let settled = if raw.depth >= 0.0 {
         o.erp * (raw.depth - o.contact_slop).max(0.0) / h
     } else {
         raw.depth / h
@@ -285,10 +325,20 @@ fn rigid_target(ctx: &BuildContext, raw: &RawPoint, restitution: f64, approach: 
     let threshold = (2.0 * ctx.scene.gravity.norm() * h).max(o.restitution_threshold);
     let closes = raw.depth >= 0.0 || approach * h > -raw.depth;
     let impact = restitution > 0.0 && approach > threshold && closes;
-    if impact {
-        target = target.max(restitution * approach);
+    // Shut by its own free motion (gravity, actuation), the contact is not struck by another: it
+    // stays the speculative contact above, whose next step restitution reads (impacts.rs).
+    let struck_only = raw.depth < 0.0 && free >= settled;
+    let strike = (restitution > 0.0 && struck_only && !impact).then_some(Strike { restitution, threshold });
+    RigidTarget {
+        target: if impact {
+            settled.max(restitution * approach)
+        } else {
+            settled
+        },
+        settled,
+        impact,
+        strike,
     }
-    (target, impact)
 }
 
 /// Normal target and compliance of a spring-damper contact (module docs).

@@ -38,6 +38,7 @@ use tribo_multibody::VelocityStep;
 use tribo_scene::LinkRef;
 
 use crate::contacts::ContactRow;
+use crate::impacts::{resolve_impacts, Targets};
 use crate::options::{PgsOptions, SolverKind};
 
 /// A dynamic body's stacked Jacobian over its contacts.
@@ -58,6 +59,8 @@ pub(crate) struct Assembled {
     /// points and `load_sharing` > 0.
     pub sharing: Option<ContactProblem<BlockSparseDelassus>>,
     pub bodies: Vec<BodyRows>,
+    /// Each contact's targets, for the impacts within the step (impacts.rs).
+    pub targets: Vec<Targets>,
 }
 
 /// Stacks every dynamic body's rows and sums the Delassus blocks; with `load_sharing` > 0 also
@@ -120,10 +123,19 @@ pub(crate) fn assemble(
         None
     };
     let problem = ContactProblem::new(delassus, bias, frictions).map_err(|e| e.to_string())?;
+    let targets = rows
+        .iter()
+        .map(|row| Targets {
+            target: row.target,
+            settled: row.settled_target,
+            strike: row.strike,
+        })
+        .collect();
     Ok(Assembled {
         problem,
         sharing,
         bodies,
+        targets,
     })
 }
 
@@ -167,7 +179,8 @@ fn sharing_problem(
 
 /// Solves the problem; `lambda` holds the warm start on entry. With a load-sharing problem, PGS
 /// first gives it `sharing` (at most [`LOAD_SHARING_SWEEPS`] sweeps) and Lemke solves it instead
-/// of the rigid one (module docs); the report's iterations count both PGS runs.
+/// of the rigid one (module docs); the report's iterations count both PGS runs. Impacts on
+/// speculative contacts struck within the step are then resolved in order (impacts.rs).
 pub(crate) fn solve(
     assembled: &Assembled,
     lambda: &mut DVector<f64>,
@@ -188,7 +201,7 @@ pub(crate) fn solve(
                 .solve_contacts(&assembled.problem, lambda)
                 .map_err(|e| e.to_string())?;
             report.iterations += sweeps;
-            Ok(report)
+            resolve_impacts(assembled, lambda, pgs, options, report)
         }
         SolverKind::Lemke => {
             let count = assembled.problem.contact_count();
@@ -200,6 +213,25 @@ pub(crate) fn solve(
                 ));
             }
             let problem = assembled.sharing.as_ref().unwrap_or(&assembled.problem);
+            let (solution, report) =
+                solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(|e| e.to_string())?;
+            *lambda = solution;
+            resolve_impacts(assembled, lambda, pgs, options, report)
+        }
+    }
+}
+
+/// Solves `problem` alone (no load-sharing sweeps) with the configured solver; `lambda` holds the
+/// warm start on entry (PGS only).
+pub(crate) fn solve_rigid(
+    problem: &ContactProblem<BlockSparseDelassus>,
+    lambda: &mut DVector<f64>,
+    pgs: &mut Pgs,
+    options: &PgsOptions,
+) -> Result<SolveReport, String> {
+    match options.solver {
+        SolverKind::Pgs => pgs.solve_contacts(problem, lambda).map_err(|e| e.to_string()),
+        SolverKind::Lemke => {
             let (solution, report) =
                 solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(|e| e.to_string())?;
             *lambda = solution;
