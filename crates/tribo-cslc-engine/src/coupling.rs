@@ -11,7 +11,12 @@
 //!   series with its Hertz tangent `H_i = ∂f/∂φ = 1.5 k_c a_i φ_i^{1/2} = 1.5 f_n,i / φ_i`
 //!   (cslc.md §3.1, §3.3); lateral coupling is left out (it only spreads the load);
 //! - tangential stiffness `k_t,R = Σ ρ K_a,i` (the stick springs, §3.4);
-//! - damping `c_R = c_a Σ a_i`; friction μ of the contact material.
+//! - damping `c_R = c_a Σ a_i` (the material's viscous skin) plus the restitution dashpot, and
+//!   the normal stiffness handed to the host split into an implicit part and a dashpot so that
+//!   the patch's normal mode has the damping ratio of the pair's restitution (`restitution.rs`);
+//! - friction `μ_R = Σ f_n,i μ_i / Σ f_n,i`, `μ_i` the sphere's friction at the end of the step
+//!   (`μ_d` sliding, `μ_s` sticking; `tribo-cslc` `local.rs`), so the host's friction cone on a
+//!   sliding patch is the dynamic one.
 //!
 //! **Exact wrench.** Forces at the region points sum to the lattice's total force; their moment
 //! differs from the lattice's by `τ_res = τ_lattice − Σ_R (p_R − o) × F_R`, which is applied as a
@@ -22,6 +27,8 @@ use nalgebra::{Point3, Vector3};
 use tribo_cslc::{Lattice, PatchResult};
 use tribo_pgs::CompliantPoint;
 use tribo_scene::LinkRef;
+
+use crate::restitution::{equivalent_stiffness, explicitly_stable, normal_split};
 
 /// Regions and residual torques of one pad's patch.
 pub struct Coupling {
@@ -35,12 +42,22 @@ pub struct PadCoupling<'a> {
     pub pad_link: LinkRef,
     pub lattice: &'a Lattice,
     pub anchor_stiffness: f64,
+    /// Lateral spring per neighbour link `K_ℓ`, N/m.
+    pub lateral_spring: f64,
     pub tangential_ratio: f64,
     /// N·s/m³.
     pub damping: f64,
+    /// Static friction μ_s of the pair (anticipated contacts start sticking).
     pub friction: f64,
     /// Pad origin, world.
     pub origin: Point3<f64>,
+    /// Damping ratio ζ of the patch's normal mode, from the pair's restitution.
+    pub damping_ratio: f64,
+    /// The host's step, s.
+    pub dt: f64,
+    /// Reduced mass of the touched link and the pad link at a world point along a unit normal,
+    /// kg (`inertia.rs`; infinite when neither can move).
+    pub reduced_mass: &'a dyn Fn(LinkRef, &Vector3<f64>, &Vector3<f64>) -> f64,
 }
 
 #[derive(Default)]
@@ -52,6 +69,10 @@ struct Region {
     normal_stiffness: f64,
     tangential_stiffness: f64,
     area: f64,
+    /// `Σ f_n μ_i` over the region's spheres (`μ_i` their friction at the end of the step).
+    weighted_friction: f64,
+    /// Elastic energy of the region's spheres: `Σ (½ f_n w + (2/5) f_n φ)` (`restitution.rs`), J.
+    energy: f64,
     moment: Vector3<f64>,
     /// Spheres within reach but not touching (anticipated contact).
     near: Near,
@@ -65,6 +86,10 @@ struct Near {
     point: Vector3<f64>,
     normal: Vector3<f64>,
     anchor: f64,
+    /// Upper bound of the approaching spheres' stiffness against a flat target, N/m: the sum of
+    /// their local diagonals `K_a,i + L_i` (anchor plus lateral springs to fixed neighbours; the
+    /// lattice with free neighbours and the Hertz springs in series are only softer).
+    bound: f64,
 }
 
 /// Regions per pad side: the pad's bounding rectangle is cut into `BINS × BINS` cells.
@@ -88,6 +113,10 @@ fn region_of(x: f64, y: f64, lo: &[f64; 2], hi: &[f64; 2]) -> usize {
 fn anticipated(pad: &PadCoupling, link: LinkRef, near: &Near) -> Option<CompliantPoint> {
     let phi = near.phi?;
     let normal = near.normal.try_normalize(1e-300)?;
+    let point = Vector3::from(near.point);
+    if explicitly_stable(near.bound, (pad.reduced_mass)(link, &point, &normal), pad.dt) {
+        return None;
+    }
     (near.anchor > 0.0).then(|| CompliantPoint {
         a: link,
         b: pad.pad_link,
@@ -128,6 +157,8 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
             if let (Some(near), Some(q)) = (near, patch.sphere_centers.get(i)) {
                 if *phi <= 0.0 && *phi > -sphere.radius {
                     near.anchor += pad.anchor_stiffness * sphere.area;
+                    near.bound += pad.anchor_stiffness * sphere.area
+                        + pad.lateral_spring * pad.lattice.neighbours(i).len() as f64;
                     if near.phi.is_none_or(|best| *phi > best) {
                         near.phi = Some(*phi);
                         near.point = q.coords;
@@ -141,12 +172,13 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         };
         let Some(link) = target_links.get(*t) else { continue };
         let Ok(slot) = links.binary_search(link) else { continue };
-        let (Some(f), Some(&fn_i), Some(m), Some(q), Some(&phi)) = (
+        let (Some(f), Some(&fn_i), Some(m), Some(q), Some(&phi), Some(&w)) = (
             patch.sphere_forces.get(i),
             patch.normal_forces.get(i),
             patch.sphere_normals.get(i),
             patch.sphere_centers.get(i),
             patch.penetrations.get(i),
+            patch.deflections.get(i),
         ) else {
             continue;
         };
@@ -166,12 +198,25 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         };
         region.tangential_stiffness += pad.tangential_ratio * anchor;
         region.area += sphere.area;
+        region.weighted_friction += fn_i * patch.sphere_friction.get(i).copied().unwrap_or(pad.friction);
+        region.energy += fn_i * (0.5 * w.max(0.0) + 0.4 * phi.max(0.0));
         region.moment += (q - pad.origin).cross(f);
     }
     let mut points = Vec::new();
     let mut residual_torques = Vec::new();
     for (link, quadrants) in links.iter().zip(regions) {
         let mut residual = Vector3::zeros();
+        // The patch on this link: the mode the restitution damps (`restitution.rs`).
+        let (mut regions_stiffness, mut force, mut energy) = (0.0, 0.0, 0.0);
+        for r in quadrants
+            .iter()
+            .filter(|r| r.normal_force > 0.0 && r.normal_stiffness > 0.0)
+        {
+            regions_stiffness += r.normal_stiffness;
+            force += r.normal_force;
+            energy += r.energy;
+        }
+        let patch_stiffness = equivalent_stiffness(force, energy);
         for r in quadrants {
             if r.normal_force <= 0.0 || r.normal_stiffness <= 0.0 {
                 residual += r.moment;
@@ -184,16 +229,24 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
             };
             let point = r.weighted_point / r.normal_force;
             residual += r.moment - (point - pad.origin.coords).cross(&r.force);
+            let split = normal_split(
+                r.normal_stiffness,
+                regions_stiffness,
+                patch_stiffness,
+                pad.damping_ratio,
+                (pad.reduced_mass)(*link, &point, &normal),
+                pad.dt,
+            );
             points.push(CompliantPoint {
                 a: *link,
                 b: pad.pad_link,
                 point,
                 normal,
                 force: r.force,
-                normal_stiffness: r.normal_stiffness,
+                normal_stiffness: split.implicit,
                 tangential_stiffness: r.tangential_stiffness,
-                damping: pad.damping * r.area,
-                friction: pad.friction,
+                damping: pad.damping * r.area + split.dashpot,
+                friction: r.weighted_friction / r.normal_force,
             });
         }
         residual_torques.push((*link, residual));

@@ -13,8 +13,10 @@ use tribo_pgs::{CompliantPoint, PgsEngine};
 use tribo_scene::{LinkRef, Scene};
 
 use crate::coupling::{couple, PadCoupling};
+use crate::inertia::reduced_mass;
 use crate::pads::{build_pads, Pad};
 use crate::records::patch_record;
+use crate::restitution::damping_ratio;
 use crate::targets::within_reach;
 
 /// Shapes farther than this from a pad's bounding ball are not targets this step, m.
@@ -98,9 +100,11 @@ impl Engine for CslcEngine {
                 steps.push(None);
                 continue;
             }
-            // One friction coefficient per pad step: the pad touches one material at a time in
-            // the samples; with several, the first touched link's pair decides (stated in docs).
+            // One pair of friction coefficients and one restitution per pad step: the pad touches
+            // one material at a time in the samples; with several, the first touched link's pair
+            // decides (stated in docs).
             let friction = friction_of(&self.scene, link, reach[0].link);
+            let dynamic_friction = self.scene.contact_params(link, reach[0].link).dynamic_friction;
             let targets: Vec<&dyn Target> = reach.iter().map(|t| t.target.as_ref()).collect();
             let target_links: Vec<LinkRef> = reach.iter().map(|t| t.link).collect();
             let input = StepInput {
@@ -108,6 +112,7 @@ impl Engine for CslcEngine {
                 pad_twist,
                 targets: &targets,
                 friction,
+                dynamic_friction,
                 dt,
             };
             let pad = &mut self.pads[p];
@@ -119,15 +124,24 @@ impl Engine for CslcEngine {
                 warnings.push(format!("pad {} on link {:?}: {w}", pad.index, pad.link));
             }
             let params = pad.solver.params();
+            let restitution = self.scene.contact_params(link, reach[0].link).restitution;
+            let (scene, state) = (&*self.scene, self.host.state());
+            let reduced_mass = |other: LinkRef, p: &Vector3<f64>, n: &Vector3<f64>| {
+                reduced_mass(scene, state, other.body, link.body, p, n)
+            };
             let coupling = couple(
                 &PadCoupling {
                     pad_link: link,
                     lattice: pad.solver.lattice(),
                     anchor_stiffness: params.anchor_stiffness,
+                    lateral_spring: params.lateral_spring(),
                     tangential_ratio: params.tangential_ratio,
                     damping: pad.damping,
                     friction,
                     origin,
+                    damping_ratio: damping_ratio(restitution),
+                    dt,
+                    reduced_mass: &reduced_mass,
                 },
                 &patch,
                 &target_links,

@@ -9,10 +9,14 @@
 //! 2. The lattice is solved to quasi-static equilibrium (`tribo-cslc` `CslcPad::step`:
 //!    red-black SOR sweeps by default (or Chebyshev-accelerated Jacobi), warm-started, thread-count
 //!    independent); its parameters come from the pad material's `cslc` block (`params.rs`), the
-//!    friction coefficient from the contact material of pad and target (static friction).
+//!    friction coefficients from the contact material of pad and target: a sticking sphere
+//!    breaks loose at static friction, a sliding one slides at dynamic friction until it sticks
+//!    again (`tribo-cslc` `local.rs`).
 //! 3. The patch goes to the host as compliant points solved implicitly in the host's LCP plus
 //!    an exact residual torque (`coupling.rs`), so the pad link receives the lattice wrench and
 //!    the touched link exactly its opposite, and stiff skins stay stable at the host's time step.
+//!    The pair's restitution sets the damping ratio of the patch's normal mode (`restitution.rs`,
+//!    with the reduced mass of the two links from `inertia.rs`).
 //! 4. The `pgs` step runs everything else (joints, gravity, rigid contacts of all other links).
 //!
 //! The pad link's rigid contacts with every non-adjacent link are replaced by the lattice:
@@ -31,9 +35,11 @@
 
 mod coupling;
 mod engine;
+mod inertia;
 mod pads;
 mod params;
 mod records;
+mod restitution;
 mod targets;
 
 use std::sync::Arc;

@@ -72,6 +72,7 @@ fn step(pad: &mut CslcPad, k: usize, cold: bool, friction: f64) -> (usize, bool)
         pad_twist: Twist::default(),
         targets: &targets,
         friction,
+        dynamic_friction: friction,
         dt: DT,
     };
     let result = pad.step(&input).expect("step");

@@ -35,6 +35,7 @@ impl CslcPad {
         let mut sphere_targets = vec![None; n];
         let mut sphere_normals = vec![Vector3::zeros(); n];
         let mut penetrations = vec![0.0; n];
+        let mut sphere_friction = vec![0.0; n];
         let deflections: Vec<f64> = self
             .displacements()
             .iter()
@@ -55,13 +56,21 @@ impl CslcPad {
         let mut bottomed_out = None;
         let states: Vec<_> = (0..n).map(|i| self.final_state(input, prepared, i)).collect();
         for (i, state) in states.into_iter().enumerate() {
-            let (center, contact, force_normal, friction, area, radius) = state;
+            let (center, contact, force_normal, friction, area, radius, sliding) = state;
             let world_center = pose * center;
             sphere_centers.push(world_center);
+            self.set_sliding(i, sliding);
             let Some(c) = contact else {
                 self.set_contact_state(i, None, 0.0);
                 continue;
             };
+            if let Some(v) = sphere_friction.get_mut(i) {
+                *v = if sliding {
+                    input.dynamic_friction
+                } else {
+                    input.friction
+                };
+            }
             self.set_contact_state(i, Some(c.target), c.penetration);
             if c.penetration > radius && bottomed_out.is_none() {
                 bottomed_out = Some((i, c.penetration, radius));
@@ -151,6 +160,7 @@ impl CslcPad {
             sphere_normals,
             penetrations,
             deflections,
+            sphere_friction,
             iterations,
             residual,
             converged,

@@ -13,8 +13,17 @@
 //! Friction, the "workable reading" of §3.4: a touching sphere sticks to the target surface, its
 //! tangential displacement pinned at `t* = P_m u` (`u` = last step's displacement carried by the
 //! relative surface motion); the friction force is the tangential reaction holding it there. If it
-//! exceeds `μ f_n`, the sphere slides: the force is returned to the cone, `f_f = μ f_n d` along
-//! the trial direction `d`, and the displacement follows from equilibrium (return mapping).
+//! exceeds the stick limit `μ_lim f_n`, the sphere slides: the force is returned to the sliding
+//! cone, `f_f = μ_d f_n d` along the trial direction `d`, and the displacement follows from
+//! equilibrium (return mapping, Simo & Hughes, *Computational Inelasticity*, 1998, §2.2 (1-D
+//! frictional return) and Wriggers, *Computational Contact Mechanics*, 2006, §5.2.2).
+//!
+//! Static and dynamic friction (two coefficients): a sphere that stuck in the previous step has
+//! the stick limit `μ_lim = μ_s` (the saturation of its stick springs); once it slides its limit
+//! is `μ_lim = μ_d`, so it keeps sliding at `μ_d f_n` until it sticks again: its stick reaction
+//! falls within `μ_d f_n`, or its slip over the step falls below the slip speed
+//! (`solver.rs`, `SLIP_SPEED`). With `μ_d ≤ μ_s` a sphere breaks loose at `μ_s f_n` and slides
+//! at `μ_d f_n`. The limit is the sphere's state from the previous step (fixed during the sweeps).
 
 use nalgebra::{Matrix3, Vector3};
 
@@ -52,7 +61,10 @@ pub(crate) struct LocalProblem<'a> {
     pub contact: Option<Contact>,
     /// `k_c · a_i` [N/m^{1.5}].
     pub contact_coefficient: f64,
-    pub friction: f64,
+    /// Stick limit `μ_lim` (module docs): `μ_s` after a sticking step, `μ_d` after a sliding one.
+    pub stick_limit: f64,
+    /// Sliding friction `μ_d`.
+    pub slide_friction: f64,
 }
 
 /// Result of one local step: the undamped new displacement, the force residual at the current
@@ -124,9 +136,9 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
         let trial = k * stick - b;
         let trial_t = trial - m * m.dot(&trial);
         let magnitude = trial_t.norm();
-        if magnitude > p.friction * fn_stick {
-            // Slide: K δ = b + f (m + μ d), d the trial friction direction (return mapping).
-            let g = m + trial_t * (p.friction / magnitude);
+        if magnitude > p.stick_limit * fn_stick {
+            // Slide: K δ = b + f (m + μ_d d), d the trial friction direction (return mapping).
+            let g = m + trial_t * (p.slide_friction / magnitude);
             let (slide0, slide_w) = (free, p.compliance * g);
             let fn_slide = hertz_equilibrium(p.contact_coefficient, reach_at(&slide0), m.dot(&slide_w));
             new = if fn_slide > 0.0 {

@@ -67,6 +67,9 @@ pub struct PatchResult {
     pub penetrations: Vec<f64>,
     /// Per-sphere inward deflection of the skin `−δ_i·n_i` [m] (positive when pushed in).
     pub deflections: Vec<f64>,
+    /// Per-sphere friction coefficient at the end of the step: `μ_d` for a sliding sphere, `μ_s`
+    /// for a sticking one (0 without contact).
+    pub sphere_friction: Vec<f64>,
     /// Jacobi iterations performed.
     pub iterations: usize,
     /// Final relative force residual `Σ_i |r_i| / load`.

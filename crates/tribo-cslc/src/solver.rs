@@ -36,6 +36,9 @@ pub(crate) struct Prepared {
     pub jump: f64,
     /// The nearest target's surface, linearised at the start of the step.
     pub surface: Option<Surface>,
+    /// Stick limit `μ_lim` this step: `μ_d` if the sphere slid in the last step, else `μ_s`
+    /// (`local.rs`).
+    pub stick_limit: f64,
 }
 
 /// The tangent plane of the nearest target at a sphere's centre at the start of the step:
@@ -62,6 +65,10 @@ impl Surface {
     }
 }
 
+/// Slip speed below which a sphere that slid counts as sticking again (its next stick limit is
+/// `μ_s`), m/s: the slip threshold of Choreonoid's AIST simulator, as `pgs` uses it.
+const SLIP_SPEED: f64 = 1e-4;
+
 /// Every target is a candidate.
 const ALL_TARGETS: u64 = u64::MAX;
 
@@ -79,8 +86,11 @@ pub struct StepInput<'a> {
     pub pad_twist: Twist,
     /// Targets the pad may touch; a sphere touches the deepest one.
     pub targets: &'a [&'a dyn Target],
-    /// Coulomb friction coefficient `μ` of the contact material.
+    /// Static friction coefficient `μ_s`: the limit of a sticking sphere's stick springs.
     pub friction: f64,
+    /// Dynamic friction coefficient `μ_d`: a sliding sphere's friction, until its stick reaction
+    /// falls within `μ_d f_n` again (`local.rs`). Equal to `friction` for one coefficient.
+    pub dynamic_friction: f64,
     /// Step length [s] (carries the relative surface motion into the stick anchors).
     pub dt: f64,
 }
@@ -95,6 +105,8 @@ pub struct CslcPad {
     displacement: Vec<Vector3<f64>>,
     contact_target: Vec<Option<usize>>,
     penetration: Vec<f64>,
+    /// Per sphere: slid in the last step (its stick limit is `μ_d`).
+    sliding: Vec<bool>,
     chebyshev_radius: f64,
     /// Sphere indices by colour: no two neighbours share a colour (red-black on grids).
     colors: Vec<Vec<usize>>,
@@ -128,6 +140,7 @@ impl CslcPad {
             displacement: vec![Vector3::zeros(); n],
             contact_target: vec![None; n],
             penetration: vec![0.0; n],
+            sliding: vec![false; n],
             colors,
             chebyshev_radius: radius,
         })
@@ -153,6 +166,7 @@ impl CslcPad {
         self.displacement.iter_mut().for_each(|d| *d = Vector3::zeros());
         self.contact_target.iter_mut().for_each(|c| *c = None);
         self.penetration.iter_mut().for_each(|p| *p = 0.0);
+        self.sliding.iter_mut().for_each(|s| *s = false);
     }
 
     fn center(&self, i: usize, delta: &Vector3<f64>) -> Point3<f64> {
@@ -251,7 +265,8 @@ impl CslcPad {
             stick_anchor: here.map_or(delta, |p| p.anchor),
             contact: here.and_then(|p| p.surface).and_then(|s| s.contact_at(&delta)),
             contact_coefficient: self.params.contact_stiffness * area,
-            friction: input.friction,
+            stick_limit: here.map_or(input.friction, |p| p.stick_limit),
+            slide_friction: input.dynamic_friction,
         };
         local_step(&problem)
     }
@@ -287,6 +302,12 @@ impl CslcPad {
                 input.friction
             )));
         }
+        if !(input.dynamic_friction.is_finite() && input.dynamic_friction >= 0.0) {
+            return Err(CslcError::InvalidParams(format!(
+                "dynamic friction must be finite and >= 0, got {}",
+                input.dynamic_friction
+            )));
+        }
         if !(input.dt.is_finite() && input.dt >= 0.0) {
             return Err(CslcError::InvalidParams(format!(
                 "dt must be finite and >= 0, got {}",
@@ -319,10 +340,12 @@ impl CslcPad {
             let surface = self.nearest_surface(&pose, targets, i, &delta);
             let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
             let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
+            let slid = self.sliding.get(i).copied().unwrap_or(false);
             Prepared {
                 anchor: carried,
                 jump,
                 surface,
+                stick_limit: if slid { input.dynamic_friction } else { input.friction },
             }
         });
         let mut fast_impact_sphere = None;
@@ -408,15 +431,17 @@ impl CslcPad {
     }
 
     /// Forces of sphere `i` at the solved field: `(centre (pad frame), contact, f_n, friction
-    /// (pad frame), a_i, r_i)`. The friction is the tangential reaction `P_m (K δ − b)` that holds
-    /// the sphere in equilibrium, capped at `μ f_n` (§3.4).
+    /// (pad frame), a_i, r_i, sliding)`. The friction is the tangential reaction `P_m (K δ − b)`
+    /// that holds the sphere in equilibrium, capped at `μ_d f_n` when the sphere slides, else at
+    /// its stick limit (§3.4, `local.rs`). It slides when the reaction that would hold it at its
+    /// stick anchor exceeds the stick limit.
     #[allow(clippy::type_complexity)]
     pub(crate) fn final_state(
         &self,
         input: &StepInput,
         prepared: &[Prepared],
         i: usize,
-    ) -> (Point3<f64>, Option<Contact>, f64, Vector3<f64>, f64, f64) {
+    ) -> (Point3<f64>, Option<Contact>, f64, Vector3<f64>, f64, f64, bool) {
         let delta = self.displacement.get(i).copied().unwrap_or_default();
         let center = self.center(i, &delta);
         let (area, radius) = self.lattice.spheres().get(i).map_or((0.0, 0.0), |s| (s.area, s.radius));
@@ -430,19 +455,34 @@ impl CslcPad {
         });
         let contact = self.contact_among(&input.pad_pose, input.targets, i, &delta, mask);
         let Some(c) = contact else {
-            return (center, None, 0.0, Vector3::zeros(), area, radius);
+            return (center, None, 0.0, Vector3::zeros(), area, radius, false);
         };
         let force_normal = crate::assemble::normal_force(self.params.contact_stiffness * area, c.penetration);
         let identity = Matrix3::identity();
         let k = self.stiffness.get(i).unwrap_or(&identity);
-        let reaction = k * delta - self.neighbour_pull(i, &self.displacement);
-        let mut friction = reaction - c.normal * c.normal.dot(&reaction);
-        let cap = input.friction * force_normal;
+        let pull = self.neighbour_pull(i, &self.displacement);
+        let tangential = |v: Vector3<f64>| v - c.normal * c.normal.dot(&v);
+        let mut friction = tangential(k * delta - pull);
+        // The reaction at the stick anchor (same normal position, tangential part pinned).
+        let here = prepared.get(i);
+        let anchor = here.map_or(delta, |p| p.anchor);
+        let stick = tangential(anchor) + c.normal * c.normal.dot(&delta);
+        let stick_limit = here.map_or(input.friction, |p| p.stick_limit);
+        let slipping = tangential(k * stick - pull).norm() > stick_limit * force_normal;
+        // It keeps sliding (limit μ_d) only while it slips faster than `SLIP_SPEED`.
+        let sliding = slipping && tangential(delta - anchor).norm() > SLIP_SPEED * input.dt;
+        let cap = if sliding { input.dynamic_friction } else { stick_limit } * force_normal;
         let magnitude = friction.norm();
         if magnitude > cap {
             friction *= if magnitude > 0.0 { cap / magnitude } else { 0.0 };
         }
-        (center, Some(c), force_normal, friction, area, radius)
+        (center, Some(c), force_normal, friction, area, radius, sliding)
+    }
+
+    pub(crate) fn set_sliding(&mut self, i: usize, sliding: bool) {
+        if let Some(s) = self.sliding.get_mut(i) {
+            *s = sliding;
+        }
     }
 
     pub(crate) fn set_contact_state(&mut self, i: usize, target: Option<usize>, penetration: f64) {

@@ -22,6 +22,7 @@ fn run() -> (PatchResult, Vec<Vector3<f64>>) {
             },
             targets: &targets,
             friction: 0.5,
+            dynamic_friction: 0.5,
             dt: 1e-3,
         };
         last = pad.step(&input).expect("step");

@@ -57,6 +57,7 @@ fn step(pad: &mut CslcPad, target: &Posed<Plane>, pad_pose: Isometry3<f64>, pad_
         pad_twist,
         targets: &targets,
         friction: MU,
+        dynamic_friction: MU,
         dt: DT,
     };
     let result = pad.step(&input).expect("step");

@@ -106,6 +106,7 @@ fn wrenches_balance_and_torque_follows_the_centre_of_pressure() {
         },
         targets: &targets,
         friction: 0.6,
+        dynamic_friction: 0.6,
         dt: 1e-3,
     };
     let result = pad.step(&input).expect("step");

@@ -30,6 +30,7 @@ pub fn step(pad: &mut CslcPad, targets: &[&dyn Target], friction: f64) -> PatchR
         pad_twist: Twist::default(),
         targets,
         friction,
+        dynamic_friction: friction,
         dt: 1e-3,
     };
     pad.step(&input).expect("step")
