@@ -1,4 +1,4 @@
-//! Chapter 4 exercises 4.1–4.3 and the pyramid approximation figures of §4.1.3, solved with the crate.
+//! Chapter 4 exercises 4.1–4.4 and the pyramid approximation figures of §4.1.3, solved with the crate.
 
 mod common;
 
@@ -9,6 +9,7 @@ use tribo_lcp::{
     pyramid_relative_error_closed_form, solve_contacts_lemke, solve_contacts_pgs, ContactFriction, ContactProblem,
     FrictionModel, LemkeOptions, PgsOptions, PyramidFit,
 };
+use tribo_lcp::{solve_lemke, Lcp};
 
 /// Exercise 4.1 as a one-step contact problem: a 10 kg box (a point mass on one contact, frame
 /// n = +z, t₁ = +x along the push) from rest, g = 9.8 m/s², pushed horizontally with `push` N.
@@ -166,4 +167,71 @@ fn the_euclidean_3d_reading_of_the_definition_depends_on_mu() {
     assert!((100.0 * at_half - 12.0).abs() < 0.5, "{at_half}");
     // Both below the planar figure.
     assert!(at_1 < pyramid_relative_error_closed_form(4) && at_half < at_1);
+}
+
+/// Planar wrench of a frictionless contact at `p` pushing along the inward normal `n`:
+/// (n_x, n_y, p × n) (chapter §4.4.1 restricted to the plane).
+fn planar_wrench(p: (f64, f64), n: (f64, f64)) -> [f64; 3] {
+    [n.0, n.1, p.0 * n.1 - p.1 * n.0]
+}
+
+/// Whether planar wrenches positively span ℝ³ (force closure, chapter §4.3.1): rank 3 and a
+/// strictly positive combination equal to zero, found as in `force_closure` by the non-negative
+/// least-squares LCP 0 ≤ y ⊥ WᵀW y + WᵀW 1 ≥ 0 with c = 1 + y.
+fn planar_force_closure(wrenches: &[[f64; 3]]) -> bool {
+    let w = DMatrix::from_fn(3, wrenches.len(), |r, c| wrenches[c][r]);
+    let sigma = w.clone().svd(false, false).singular_values;
+    let largest = sigma.iter().copied().fold(0.0_f64, f64::max);
+    if sigma.iter().filter(|&&s| s > 1e-9 * largest).count() < 3 {
+        return false;
+    }
+    let gram = w.transpose() * &w;
+    let ones = DVector::from_element(wrenches.len(), 1.0);
+    let q = &gram * &ones;
+    let solution = solve_lemke(&Lcp::new(gram, q).expect("LCP"), &LemkeOptions::default()).expect("Lemke");
+    let c = solution.z + ones;
+    (&w * &c).norm() <= 1e-9 * largest * c.norm()
+}
+
+/// Exercise 4.4: how many frictionless point contacts does planar force closure need? Wrench
+/// space in the plane is ℝ³, and a set positively spanning ℝ^d has at least d + 1 vectors
+/// (Steinitz), so **four** — the chapter's answer of three is wrong. Every triple of twelve
+/// candidate contacts on the square [−1, 1]² (three points on each side, inward normals) fails;
+/// four well-placed ones close.
+#[test]
+fn exercise_4_4_planar_force_closure_needs_four_frictionless_contacts() {
+    let mut candidates = Vec::new();
+    for t in [-0.5, 0.0, 0.5] {
+        candidates.push(planar_wrench((-1.0, t), (1.0, 0.0)));
+        candidates.push(planar_wrench((1.0, t), (-1.0, 0.0)));
+        candidates.push(planar_wrench((t, -1.0), (0.0, 1.0)));
+        candidates.push(planar_wrench((t, 1.0), (0.0, -1.0)));
+    }
+    let mut triples = 0;
+    for i in 0..candidates.len() {
+        for j in i + 1..candidates.len() {
+            for k in j + 1..candidates.len() {
+                triples += 1;
+                assert!(
+                    !planar_force_closure(&[candidates[i], candidates[j], candidates[k]]),
+                    "three contacts {i}, {j}, {k} closed"
+                );
+            }
+        }
+    }
+    assert_eq!(triples, 220);
+    // Left at (−1, 0), right at (1, 0.5), bottom at (0, −1), top at (0.5, 1): the pushes balance
+    // with equal magnitudes and the wrenches span ℝ³.
+    let four = [
+        planar_wrench((-1.0, 0.0), (1.0, 0.0)),
+        planar_wrench((1.0, 0.5), (-1.0, 0.0)),
+        planar_wrench((0.0, -1.0), (0.0, 1.0)),
+        planar_wrench((0.5, 1.0), (0.0, -1.0)),
+    ];
+    assert!(planar_force_closure(&four));
+    // With the top contact at (−0.5, 1) the x and y pushes still balance pairwise, but both
+    // torques left over are positive: nothing resists a negative moment.
+    let mut open = four;
+    open[3] = planar_wrench((-0.5, 1.0), (0.0, -1.0));
+    assert!(!planar_force_closure(&open));
 }

@@ -10,6 +10,14 @@ fn position(state: &SceneState, link: LinkRef) -> Vector3<f64> {
     state.bodies[link.body].links[link.link].pose.translation.vector
 }
 
+/// The origin of `link` in the frame of `reference`: R_refᵀ (p − p_ref). Motion relative to a
+/// reference is motion as seen from it, so a box riding a turntable, or an object in a gripper
+/// that turns, has moved only if it moved on the turntable or in the gripper.
+fn position_in(state: &SceneState, link: LinkRef, reference: LinkRef) -> Vector3<f64> {
+    let frame = &state.bodies[reference.body].links[reference.link].pose;
+    frame.rotation.inverse() * (position(state, link) - frame.translation.vector)
+}
+
 /// Whether `t` lies in the window (its ends included, to 1e-12 s).
 pub(super) fn in_window(window: &Window, t: f64) -> bool {
     t >= window.start - 1e-12 && t <= window.end + 1e-12
@@ -68,10 +76,10 @@ impl Displacement {
 
 impl MetricProbe for Displacement {
     fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, _contacts: &[ContactRecord]) {
-        let mut p = position(state, self.link);
-        if let Some(r) = self.reference {
-            p -= position(state, r);
-        }
+        let p = match self.reference {
+            Some(r) => position_in(state, self.link, r),
+            None => position(state, self.link),
+        };
         self.sample(t, p);
     }
 
@@ -140,7 +148,7 @@ impl MetricProbe for Held {
         if !in_window(&self.window, t) {
             return;
         }
-        let rel = position(state, self.link) - position(state, self.reference);
+        let rel = position_in(state, self.link, self.reference);
         let start = *self.start.get_or_insert(rel);
         self.worst = self.worst.max((rel - start).norm());
     }
