@@ -29,19 +29,19 @@ pub fn execute(args: &EnginesArgs) -> CliResult {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+        crate::output::outln!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
         return Ok(());
     }
     for f in registry.factories() {
-        println!("{}: {}", f.name(), f.description());
+        crate::output::outln!("{}: {}", f.name(), f.description());
         let honours: Vec<&str> = f.honoured_parameters().iter().map(|p| p.name()).collect();
         let ignores: Vec<&str> = MaterialParameter::ALL
             .iter()
             .filter(|p| !f.honoured_parameters().contains(p))
             .map(|p| p.name())
             .collect();
-        println!("  honours: {}", honours.join(", "));
-        println!(
+        crate::output::outln!("  honours: {}", honours.join(", "));
+        crate::output::outln!(
             "  ignores: {}",
             if ignores.is_empty() {
                 "nothing".to_string()
@@ -50,9 +50,11 @@ pub fn execute(args: &EnginesArgs) -> CliResult {
             }
         );
     }
-    println!("engine-specific material blocks (other engines run without them, and no run warns about that):");
+    crate::output::outln!(
+        "engine-specific material blocks (other engines run without them, and no run warns about that):"
+    );
     for line in engine_specific_lines(&registry) {
-        println!("  {line}");
+        crate::output::outln!("  {line}");
     }
     Ok(())
 }

@@ -29,7 +29,14 @@ fn run_sr1_walk_slippy_on_pgs() {
     assert_eq!(v["engine"], "pgs");
     assert_eq!(v["steps"], 50);
     assert!(v.get("failure").is_none(), "{v}");
-    for metric in ["forward_progress", "lateral_drift", "fell", "max_tilt", "foot_slip"] {
+    for metric in [
+        "forward_progress",
+        "lateral_drift",
+        "fell",
+        "max_tilt",
+        "max_yaw",
+        "foot_slip",
+    ] {
         assert!(v["metrics"].get(metric).is_some(), "no {metric} in {v}");
     }
     assert_eq!(v["metrics"]["fell"]["value"], false);

@@ -123,7 +123,14 @@ fn sr1_walk_slippy_becomes_a_tribo_project() {
     let metrics: Vec<&str> = project.metrics.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(
         metrics,
-        ["forward_progress", "lateral_drift", "fell", "max_tilt", "foot_slip"]
+        [
+            "forward_progress",
+            "lateral_drift",
+            "fell",
+            "max_tilt",
+            "max_yaw",
+            "foot_slip"
+        ]
     );
     let Some(MetricKind::FootSlip { feet, ground, .. }) = project.metrics.last().map(|m| &m.kind) else {
         unreachable!("foot_slip is last")

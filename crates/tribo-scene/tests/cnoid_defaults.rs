@@ -121,6 +121,13 @@ fn a_walking_pattern_on_a_robot_with_soles_gets_walker_metrics() {
     let project = Project::load(&share.join("SR1WalkSlippy.cnoid"), &options).expect("SR1WalkSlippy loads");
     assert_eq!(
         metric_names(&project),
-        ["forward_progress", "lateral_drift", "fell", "max_tilt", "foot_slip"]
+        [
+            "forward_progress",
+            "lateral_drift",
+            "fell",
+            "max_tilt",
+            "max_yaw",
+            "foot_slip"
+        ]
     );
 }

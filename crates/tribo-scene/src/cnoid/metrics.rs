@@ -5,9 +5,11 @@
 //! **A walker** — a free multi-link body driven by a joint pattern (a `.seq` controller) with feet
 //! (non-root links with a non-default material, like SR1's `Sole` ankles) and a fixed body to
 //! stand on:
-//! - `forward_progress`, `lateral_drift`: displacement along x and y, m;
+//! - `forward_progress`: displacement along x (signed), m; `lateral_drift`: |displacement along
+//!   y|, m;
 //! - `fell`: whether the root went below half its initial height;
-//! - `max_tilt`: largest rotation from the initial orientation, deg;
+//! - `max_tilt`: largest angle of the root's up axis from its initial direction (roll and pitch),
+//!   deg; `max_yaw`: largest heading change about world z (signed), deg;
 //! - `foot_slip`: horizontal sliding of the feet while they stand on the first fixed body, m.
 //!
 //! **Any other free body** (the pattern's body if it is free, else the first free body; a ball, a
@@ -15,7 +17,7 @@
 //! - `displacement`: distance from the root's initial to its final position, m;
 //! - `height_change`: final minus initial root height, m (a dropped ball that comes to rest: minus
 //!   the drop);
-//! - `max_tilt`: largest rotation from the initial orientation, deg;
+//! - `max_tilt`: largest angle of the root's up axis from its initial direction, deg;
 //! - `max_penetration`: deepest contact of that body, m — of any body when several are free
 //!   (a stack of blocks).
 //!
@@ -95,7 +97,7 @@ fn walker_metrics(scene: &Scene, subject: usize) -> Vec<MetricSpec> {
     };
     let mut out = vec![
         spec("forward_progress", displacement(Axis::X), "m"),
-        spec("lateral_drift", displacement(Axis::Y), "m"),
+        spec("lateral_drift", displacement(Axis::AbsY), "m"),
     ];
     let height = body.root_pose.translation.vector.z;
     if height > 0.0 {
@@ -109,6 +111,15 @@ fn walker_metrics(scene: &Scene, subject: usize) -> Vec<MetricSpec> {
         ));
     }
     out.push(spec("max_tilt", max_tilt(root), "deg"));
+    out.push(spec(
+        "max_yaw",
+        MetricKind::Yaw {
+            link: root,
+            window: WHOLE_RUN,
+            reduce: Reduce::Max,
+        },
+        "deg",
+    ));
     if let Some(ground) = ground(scene, subject) {
         let weight = body.model.total_mass() * scene.gravity.norm();
         out.push(spec(
