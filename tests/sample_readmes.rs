@@ -25,7 +25,11 @@ struct Sample {
 }
 
 const fn plain(label: &'static str, overrides: &'static [(&'static str, &'static str)]) -> Variant {
-    Variant { label, overrides, materials: &[] }
+    Variant {
+        label,
+        overrides,
+        materials: &[],
+    }
 }
 
 const SAMPLES: &[Sample] = &[
@@ -62,7 +66,10 @@ const SAMPLES: &[Sample] = &[
         readme: "samples/slippy-walker/README.md",
         project: "samples/slippy-walker/walker.yaml",
         engines: &["rapier", "pgs", "cslc"],
-        variants: &[plain("`floor=grippy`", &[]), plain("`floor=slippy`", &[("floor", "slippy")])],
+        variants: &[
+            plain("`floor=grippy`", &[]),
+            plain("`floor=slippy`", &[("floor", "slippy")]),
+        ],
     },
     Sample {
         readme: "samples/lattice-point-load/README.md",
@@ -87,7 +94,10 @@ const SAMPLES: &[Sample] = &[
         readme: "samples/book-rotation/README.md",
         project: "samples/book-rotation/book-rotation.yaml",
         engines: &["rapier", "pgs", "cslc"],
-        variants: &[plain("`point_pad=box`", &[]), plain("`point_pad=sphere`", &[("point_pad", "sphere")])],
+        variants: &[
+            plain("`point_pad=box`", &[]),
+            plain("`point_pad=sphere`", &[("point_pad", "sphere")]),
+        ],
     },
 ];
 
@@ -175,7 +185,12 @@ fn sample_readmes_show_what_the_engines_measure() {
                 sample
                     .engines
                     .iter()
-                    .map(|_| results.next().flatten().unwrap_or_else(|| panic!("a run did not report")))
+                    .map(|_| {
+                        results
+                            .next()
+                            .flatten()
+                            .unwrap_or_else(|| panic!("a run did not report"))
+                    })
                     .collect()
             })
             .collect();
