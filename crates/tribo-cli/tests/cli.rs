@@ -1,23 +1,7 @@
 //! The `tribo` binary as a user runs it: outputs, exit statuses, error messages.
 
-use std::process::{Command, Output};
-
-/// Run `tribo` from the workspace root (so sample and `share/` paths read as in the README).
-fn tribo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tribo"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("run tribo")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::*;
 
 const DEFAULT_TABLE: &str = "share/choreonoid/materials/default-materials.yaml";
 

@@ -1,19 +1,13 @@
 //! `tribo run` and `tribo check` on a Choreonoid `.cnoid` project (Choreonoid's SR1WalkSlippy
 //! sample, kept with its model, motion and tables in `share/choreonoid`).
 
-use std::process::{Command, Output};
+mod common;
+use common::*;
+
+use std::process::Output;
 
 const SHARE: &str = "share/choreonoid";
 const PROJECT: &str = "share/choreonoid/SR1WalkSlippy.cnoid";
-
-/// Run `tribo` from the workspace root.
-fn tribo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tribo"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("run tribo")
-}
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

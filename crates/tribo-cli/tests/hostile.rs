@@ -1,16 +1,10 @@
 //! Hostile and unusual input as a user meets it through `tribo`: every row of
 //! `docs/hostile-input.md` is one case here, with the exit status and the words the user sees.
 
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::*;
 
-/// Run `tribo` from the workspace root.
-fn tribo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tribo"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("run tribo")
-}
+use std::process::{Command, Stdio};
 
 /// Exit status and everything printed (stdout then stderr).
 fn outcome(args: &[&str]) -> (Option<i32>, String) {

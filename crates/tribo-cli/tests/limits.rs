@@ -1,33 +1,10 @@
 //! Input checks before any simulation: the step limit (`--allow-long-run`), `--out`, gait
 //! parameter bounds.
 
+mod common;
+use common::*;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-/// Run `tribo` from the workspace root (so sample paths read as in the README).
-fn tribo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tribo"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("run tribo")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tribo-limits-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 /// The ball sample with a nanosecond time step over one second: 10⁹ steps.
 fn nanosecond_project(dir: &std::path::Path) -> PathBuf {
@@ -46,7 +23,7 @@ fn nanosecond_project(dir: &std::path::Path) -> PathBuf {
 
 #[test]
 fn a_billion_step_run_is_refused_before_it_starts() {
-    let dir = temp_dir("refused");
+    let dir = temp_dir("limits", "refused");
     let project = nanosecond_project(&dir);
     let project = project.to_str().expect("utf8 path");
     for command in ["run", "compare"] {
@@ -73,7 +50,7 @@ fn check_reports_the_step_count_and_the_limit() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
     assert_eq!(v["steps"], 3000);
 
-    let dir = temp_dir("check");
+    let dir = temp_dir("limits", "check");
     let project = nanosecond_project(&dir);
     let project = project.to_str().expect("utf8 path");
     let o = tribo(&["check", project]);
@@ -113,7 +90,7 @@ fn a_bad_out_is_refused_before_the_run() {
         );
         assert!(stdout(&o).is_empty(), "{command}: no run, no table: {}", stdout(&o));
     }
-    let dir = temp_dir("out-file");
+    let dir = temp_dir("limits", "out-file");
     let file = dir.join("a-file");
     std::fs::write(&file, "x").expect("file");
     let under = file.join("sub");
@@ -132,7 +109,7 @@ fn a_bad_out_is_refused_before_the_run() {
 /// With --out the trajectory streams to disk: every step is in trajectory.csv.
 #[test]
 fn out_streams_every_step_of_the_trajectory() {
-    let dir = temp_dir("stream");
+    let dir = temp_dir("limits", "stream");
     let out = dir.join("run");
     let o = tribo(&[
         "run",

@@ -1,31 +1,8 @@
 //! What `run` and `compare` print around a run: failed runs without a metrics table, warnings
 //! collapsed, patterns at another rate than the time step.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn tribo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tribo"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("run tribo")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tribo-reports-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+mod common;
+use common::*;
 
 /// A ball pushed with 1e308 N from t = 0: every engine diverges in its first step.
 fn boom(dir: &std::path::Path) -> String {
@@ -48,7 +25,7 @@ fn boom(dir: &std::path::Path) -> String {
 
 #[test]
 fn a_run_failing_at_its_first_step_prints_the_failure_not_a_table() {
-    let dir = temp_dir("boom");
+    let dir = temp_dir("reports", "boom");
     let project = boom(&dir);
     let o = tribo(&["run", &project, "--engine", "rapier", "--quiet"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -80,7 +57,7 @@ fn a_run_failing_at_its_first_step_prints_the_failure_not_a_table() {
 /// 150 bodies with the same misspelt key: one warning line with the count and lines.
 #[test]
 fn identical_warnings_are_collapsed_with_a_count() {
-    let dir = temp_dir("warnings");
+    let dir = temp_dir("reports", "warnings");
     let mut text = String::from(
         "name: many\nsimulation: { time_step: 0.001, duration: 0.002 }\nbodies:\n  \
          - { name: floor, model: \"${SHARE}/model/floor.body\", fixed: true, translation: [0, 0, -0.1] }\n",
@@ -127,7 +104,7 @@ fn a_pattern_at_another_rate_is_resampled_with_a_note() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stdout(&o).contains("resampled"), "500 Hz at 2 ms needs no note");
 
-    let dir = temp_dir("walker");
+    let dir = temp_dir("reports", "walker");
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../samples/slippy-walker/walker.yaml"

@@ -2,23 +2,17 @@
 //! `tribo engines` and the report, never per run; PGS stopping at its sweep cap is warned about
 //! only when the residual it leaves matters (relative residual above 1e-3 on some step).
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use tribo_engine::{Registry, RunOptions, RunOutcome};
 use tribo_scene::{LoadOptions, Project};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Run `tribo` from the workspace root.
-fn tribo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tribo"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run tribo")
 }
 
 /// stdout and stderr together.
