@@ -88,3 +88,30 @@ pub fn metrics_snapshot(outcome: &RunOutcome) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A slide launched towards −x (`speed = -2`) stops at −v²/(2 μ g): displacement along x is
+/// signed, so it fails the +v²/(2 μ g) expectation of a launch towards +x (an unsigned measure
+/// passed it: +0.4067 against +0.4077) and passes the sample's signed one.
+pub fn check_mirrored_slide(engine: &str) {
+    let outcome = run(&load("samples/slide/slide.yaml", &[("speed", "-2")], &[]), engine);
+    for (name, mu) in [("stop_distance_mu05", 0.5), ("stop_distance_mu02", 0.2)] {
+        let analytic = 2.0_f64.powi(2) / (2.0 * mu * 9.81);
+        let d = metric(&outcome, name);
+        println!("{engine}: mirrored {name}: {d} m (analytic −{analytic} m)");
+        assert!(
+            (d + analytic).abs() / analytic < 0.03,
+            "{name}: {d} m, expected −{analytic} m ± 3%"
+        );
+        let result = outcome.metrics.iter().find(|m| m.name == name).expect("the metric");
+        assert!((expected(&outcome, name) + analytic).abs() < 1e-12);
+        assert_eq!(result.passed(), Some(true), "{name}: {d} m fails its own expectation");
+        let mut unmirrored = result.clone();
+        unmirrored.expected = Some(tribo_scene::ExpectedValue::Number(analytic));
+        assert_eq!(unmirrored.passed(), Some(false), "{name}: {d} m passes +{analytic} m");
+    }
+    let travel = metric(&outcome, "travel_mu0");
+    assert!(
+        (travel + 3.0).abs() / 3.0 < 0.03,
+        "frictionless travel {travel} m, expected −3 m"
+    );
+}
