@@ -57,8 +57,11 @@ pub struct PadCoupling<'a> {
     pub dt: f64,
     /// Reduced mass of the touched link and the pad link at a world point along a unit normal,
     /// kg (`inertia.rs`; infinite when neither can move).
-    pub reduced_mass: &'a dyn Fn(LinkRef, &Vector3<f64>, &Vector3<f64>) -> f64,
+    pub reduced_mass: ReducedMass<'a>,
 }
+
+/// Reduced mass (kg) of a touched link and the pad link at a world point along a unit normal.
+pub type ReducedMass<'a> = &'a dyn Fn(LinkRef, &Vector3<f64>, &Vector3<f64>) -> f64;
 
 #[derive(Default)]
 struct Region {

@@ -46,7 +46,7 @@
 /// Damping ratio `ζ(e) = −ln e / √(π² + ln² e)` of a linear spring–dashpot with coefficient of
 /// restitution `e` (module docs); `e ≤ 0` is critical damping (1), `e ≥ 1` none (0).
 pub fn damping_ratio(e: f64) -> f64 {
-    if !(e > 0.0) {
+    if e.is_nan() || e <= 0.0 {
         return 1.0;
     }
     if e >= 1.0 {

@@ -409,7 +409,7 @@ fn mutated_formulas_in_a_project_are_located_on_their_line() {
 /// `${SHARE}`): a project or a located error.
 #[test]
 fn mutated_cnoid_projects_never_panic() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x636e_6f69_64);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x63_6e6f_6964);
     let tokens = tokens();
     let dir = std::env::temp_dir().join(format!("tribo-scene-mutation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
