@@ -20,4 +20,4 @@ pub use motion::{JointMotion, ZmpSeq};
 pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};
-pub use validate::validate;
+pub use validate::{rigid_groups, validate, RigidGroups};

@@ -49,6 +49,75 @@ pub fn validate(body: &Body, root_held: bool) -> Result<(), Diagnostic> {
         ));
     };
     let held = root_held || root.joint.kind == JointKind::Fixed;
+    let RigidGroups {
+        carrier,
+        link_in_carrier,
+    } = rigid_groups(body)?;
+
+    let mut groups = vec![Group::default(); links.len()];
+    for (i, link) in links.iter().enumerate() {
+        groups[carrier[i]].add(link, &link_in_carrier[i]);
+    }
+    for (c, group) in groups.iter().enumerate() {
+        if carrier[c] != c || (c == 0 && held) {
+            continue;
+        }
+        let link = &links[c];
+        let welded = if group.len() > 1 {
+            " with the links welded to it"
+        } else {
+            ""
+        };
+        let motion = if c == 0 {
+            "a free root".to_owned()
+        } else {
+            format!("its {} joint `{}`", link.joint.kind.name(), link.joint.name)
+        };
+        if group.mass() <= 0.0 {
+            return Err(located(
+                link,
+                format!(
+                    "link `{}`{welded} has mass 0 but moves ({motion}); a moving link needs a positive \
+                     mass (only a fixed root may be massless)",
+                    link.name
+                ),
+            ));
+        }
+        if let Some(smallest) = group.singular_inertia() {
+            return Err(located(
+                link,
+                format!(
+                    "link `{}`{welded} has an inertia tensor that is not positive definite (smallest \
+                     principal moment {smallest:e} kg·m² about its centre of mass) but moves ({motion}); \
+                     a moving link needs three positive principal moments",
+                    link.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Which link carries each link's rigid body, and where the link sits on it (module docs, *Rigid
+/// groups*); every engine that merges welded links builds its bodies from this.
+#[derive(Debug, Clone)]
+pub struct RigidGroups {
+    /// Index of the link whose rigid body carries link `i` (`carrier[i] == i` for carriers).
+    pub carrier: Vec<usize>,
+    /// Pose of link `i`'s frame in its carrier's frame.
+    pub link_in_carrier: Vec<Isometry3<f64>>,
+}
+
+/// The rigid groups of `body`, checking rules 1 and 2 of the module docs on the way (located at the
+/// offending link).
+pub fn rigid_groups(body: &Body) -> Result<RigidGroups, Diagnostic> {
+    let links = &body.links;
+    if links.is_empty() {
+        return Err(Diagnostic::error(
+            Location::file(body.source.as_ref()),
+            format!("body `{}` has no links", body.name),
+        ));
+    }
     let mut carrier = vec![0usize; links.len()];
     let mut link_in_carrier = vec![Isometry3::identity(); links.len()];
     for (i, link) in links.iter().enumerate() {
@@ -102,48 +171,10 @@ pub fn validate(body: &Body, root_held: bool) -> Result<(), Diagnostic> {
         }
     }
 
-    let mut groups = vec![Group::default(); links.len()];
-    for (i, link) in links.iter().enumerate() {
-        groups[carrier[i]].add(link, &link_in_carrier[i]);
-    }
-    for (c, group) in groups.iter().enumerate() {
-        if carrier[c] != c || (c == 0 && held) {
-            continue;
-        }
-        let link = &links[c];
-        let welded = if group.len() > 1 {
-            " with the links welded to it"
-        } else {
-            ""
-        };
-        let motion = if c == 0 {
-            "a free root".to_owned()
-        } else {
-            format!("its {} joint `{}`", link.joint.kind.name(), link.joint.name)
-        };
-        if group.mass() <= 0.0 {
-            return Err(located(
-                link,
-                format!(
-                    "link `{}`{welded} has mass 0 but moves ({motion}); a moving link needs a positive \
-                     mass (only a fixed root may be massless)",
-                    link.name
-                ),
-            ));
-        }
-        if let Some(smallest) = group.singular_inertia() {
-            return Err(located(
-                link,
-                format!(
-                    "link `{}`{welded} has an inertia tensor that is not positive definite (smallest \
-                     principal moment {smallest:e} kg·m² about its centre of mass) but moves ({motion}); \
-                     a moving link needs three positive principal moments",
-                    link.name
-                ),
-            ));
-        }
-    }
-    Ok(())
+    Ok(RigidGroups {
+        carrier,
+        link_in_carrier,
+    })
 }
 
 fn located(link: &Link, message: String) -> Diagnostic {

@@ -77,51 +77,19 @@ impl BodyModel {
 pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Result<(BodyModel, State), String> {
     tribo_model::validate(&body.model, body.fixed_root).map_err(|d| d.to_string())?;
     let links = &body.model.links;
-    if links.is_empty() {
-        return Err("it has no links".to_owned());
-    }
     let n = links.len();
-    let mut carrier = vec![0usize; n];
-    let mut carrier_link: Vec<usize> = Vec::new();
-    let mut link_in_carrier = vec![Isometry3::identity(); n];
+    // The rigid groups every engine and the scene's validation use; tree bodies are numbered by
+    // their carrier links in link order (the root first).
+    let groups = tribo_model::rigid_groups(&body.model).map_err(|d| d.to_string())?;
+    let carrier_link: Vec<usize> = (0..n).filter(|&i| groups.carrier[i] == i).collect();
+    let mut tree_index = vec![0usize; n];
+    for (index, &li) in carrier_link.iter().enumerate() {
+        tree_index[li] = index;
+    }
+    let carrier: Vec<usize> = groups.carrier.iter().map(|&c| tree_index[c]).collect();
+    let link_in_carrier = groups.link_in_carrier;
     let root_kind = links[0].joint.kind;
     let fixed_root = body.fixed_root || root_kind == JointKind::Fixed;
-    for (i, link) in links.iter().enumerate() {
-        link.check_numbers()?;
-        match (i, link.parent) {
-            (0, None) => {
-                if matches!(root_kind, JointKind::Revolute | JointKind::Prismatic) {
-                    return Err(format!(
-                        "root link `{}` has a {} joint; a root joint must be free or fixed",
-                        link.name,
-                        root_kind.name()
-                    ));
-                }
-                carrier_link.push(0);
-            }
-            (0, Some(_)) => return Err(format!("root link `{}` has a parent", link.name)),
-            (_, None) => return Err(format!("link `{}` is not the root but has no parent", link.name)),
-            (_, Some(p)) if p >= i => {
-                return Err(format!("link `{}` comes before its parent", link.name));
-            }
-            (_, Some(p)) => match link.joint.kind {
-                JointKind::Fixed => {
-                    carrier[i] = carrier[p];
-                    link_in_carrier[i] = link_in_carrier[p] * link.offset;
-                }
-                JointKind::Revolute | JointKind::Prismatic => {
-                    carrier[i] = carrier_link.len();
-                    carrier_link.push(i);
-                }
-                JointKind::Free => {
-                    return Err(format!(
-                        "link `{}` has a free joint; only a root link can be free",
-                        link.name
-                    ));
-                }
-            },
-        }
-    }
 
     // Composite inertia of every carrier, in its frame.
     let mut parts: Vec<Vec<MassPart>> = vec![Vec::new(); carrier_link.len()];

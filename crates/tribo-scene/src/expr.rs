@@ -93,13 +93,7 @@ pub fn evaluate(text: &str, ctx: &dyn ExprContext) -> Result<f64, ExprError> {
 
 /// The expression as quoted in messages: long texts are cut after 40 characters.
 fn shown(text: &str) -> String {
-    const MAX: usize = 40;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(MAX).collect();
-        format!("{head}…")
-    }
+    tribo_yaml::abbreviate(text)
 }
 
 /// `c` for a message: the character itself, plus its code point when it is not plain ASCII, plus

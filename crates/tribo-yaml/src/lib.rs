@@ -28,5 +28,5 @@ pub use alias_budget::{ALIAS_NODES_FLOOR, ALIAS_NODES_PER_WRITTEN_NODE};
 pub use error::{Diagnostic, Error, Location, Severity};
 pub use fields::Fields;
 pub use load::{parse_file, parse_file_with_warnings, parse_str, parse_str_with_warnings, Document};
-pub use node::{Map, MapEntry, Node, Value};
+pub use node::{abbreviate, Map, MapEntry, Node, Value};
 pub use suggest::{closest, did_you_mean};

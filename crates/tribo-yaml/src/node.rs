@@ -230,7 +230,8 @@ fn parse_number(text: &str) -> Option<f64> {
     body.parse::<f64>().ok()
 }
 
-fn abbreviate(text: &str) -> String {
+/// Text as quoted in messages: cut after 40 characters, with `…`.
+pub fn abbreviate(text: &str) -> String {
     const MAX: usize = 40;
     if text.chars().count() <= MAX {
         text.to_string()
