@@ -5,12 +5,12 @@
 //! single ball per pad (`point_pad=sphere`, no rotational stiffness: measured ≈ 31° on all three)
 //! and with the pads' rigid boxes; their metrics are snapshotted whatever they do.
 
-use tribo_engine::MetricValue;
+use tribo_runner::MetricValue;
 use tribo_tests::{load, metric, metrics_snapshot, run};
 
 const PROJECT: &str = "samples/book-rotation/book-rotation.yaml";
 
-fn held(outcome: &tribo_engine::RunOutcome) -> bool {
+fn held(outcome: &tribo_runner::RunOutcome) -> bool {
     let m = outcome.metrics.iter().find(|m| m.name == "held").expect("held metric");
     m.value == MetricValue::Bool(true)
 }

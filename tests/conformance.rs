@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use tribo_engine::{MetricValue, RunOutcome};
+use tribo_runner::{MetricValue, RunOutcome};
 use tribo_tests::{load, root, run};
 
 const ENGINES: [&str; 3] = ["rapier", "pgs", "cslc"];

@@ -3,7 +3,7 @@
 
 use tribo_tests::{expected, load, metric, run};
 
-fn column(outcome: &tribo_engine::RunOutcome, name: &str) -> Vec<f64> {
+fn column(outcome: &tribo_runner::RunOutcome, name: &str) -> Vec<f64> {
     outcome
         .trajectory
         .column(name)

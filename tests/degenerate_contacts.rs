@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use tribo_engine::{Commands, EngineOptions, SceneState};
+use tribo_runner::{Commands, EngineOptions, SceneState};
 use tribo_scene::{LoadOptions, Project, Scene};
 
 fn ragdoll() -> Project {

@@ -5,10 +5,10 @@
 //! the sample's default squeeze (1.5 × the limit) for the compare table. A sweep of the squeeze
 //! finds each engine's holding threshold at 1 + a/g for the lift's peak acceleration a (issue #12).
 
-use tribo_engine::MetricValue;
+use tribo_runner::MetricValue;
 use tribo_tests::{load, metric, metrics_snapshot, run};
 
-fn held(outcome: &tribo_engine::RunOutcome) -> bool {
+fn held(outcome: &tribo_runner::RunOutcome) -> bool {
     let m = outcome.metrics.iter().find(|m| m.name == "held").expect("held metric");
     m.value == MetricValue::Bool(true)
 }
@@ -71,7 +71,7 @@ fn the_pad_patch_is_recorded_on_cslc_only() {
     let project = load("samples/gentle-grasp/gentle-grasp.yaml", &[], &[]);
     let squeeze = 1.5 * 0.1 * 9.81 / (2.0 * 0.5);
     let cslc = run(&project, "cslc");
-    let column = |o: &tribo_engine::RunOutcome, c: &str| {
+    let column = |o: &tribo_runner::RunOutcome, c: &str| {
         o.trajectory
             .column(&format!("left_pad.{c}"))
             .unwrap_or_else(|| panic!("no column left_pad.{c}"))

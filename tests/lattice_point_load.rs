@@ -5,7 +5,7 @@
 //! within 15 % for k_ℓ/k_a = 1, 4 and 9. Rigid engines have no lattice and report the metric as
 //! not available (never a number, never a panic).
 
-use tribo_engine::MetricValue;
+use tribo_runner::MetricValue;
 use tribo_tests::{expected, load, metric, metrics_snapshot, run};
 
 const PROJECT: &str = "samples/lattice-point-load/lattice-point-load.yaml";

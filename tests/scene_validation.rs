@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use tribo_engine::{Commands, EngineOptions};
+use tribo_runner::{Commands, EngineOptions};
 use tribo_scene::{LoadOptions, Project, Scene};
 use tribo_yaml::Diagnostic;
 
@@ -114,7 +114,7 @@ fn engines_give_the_same_located_error_for_a_scene_built_in_code() {
 }
 
 /// Steps `scene` on `engine` for `steps` steps of 1 ms with idle commands; the final state.
-pub fn simulate(scene: &Arc<Scene>, engine: &str, steps: usize) -> tribo_engine::SceneState {
+pub fn simulate(scene: &Arc<Scene>, engine: &str, steps: usize) -> tribo_runner::SceneState {
     let registry = tribo_tests::registry();
     let factory = registry.get(engine).unwrap_or_else(|e| panic!("{e}"));
     let mut sim = factory

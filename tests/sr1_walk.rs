@@ -9,9 +9,9 @@ use tribo_tests::{expected, load, metric, metrics_snapshot, run};
 const PROJECT: &str = "tests/fixtures/sr1-walk/sr1-walk.yaml";
 const SLIPPY: &str = "share/choreonoid/materials/SlippyMaterialSet.yaml";
 
-fn fell(outcome: &tribo_engine::RunOutcome) -> bool {
+fn fell(outcome: &tribo_runner::RunOutcome) -> bool {
     let m = outcome.metrics.iter().find(|m| m.name == "fell").expect("fell metric");
-    m.value == tribo_engine::MetricValue::Bool(true)
+    m.value == tribo_runner::MetricValue::Bool(true)
 }
 
 /// The forward distance SR1WalkPattern1.seq implies: the WAIST's travel when the pattern is

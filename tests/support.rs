@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use tribo_engine::{MetricValue, Registry, RunOptions, RunOutcome};
+use tribo_runner::{MetricValue, Registry, RunOptions, RunOutcome};
 use tribo_scene::{LoadOptions, Project};
 
 /// The workspace root.
@@ -15,11 +15,7 @@ pub fn root() -> PathBuf {
 
 /// Every engine the tests exercise.
 pub fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.register(Box::new(tribo_rapier::RapierFactory));
-    r.register(Box::new(tribo_pgs::PgsFactory));
-    r.register(Box::new(tribo_cslc_engine::CslcFactory));
-    r
+    tribo::engines()
 }
 
 /// Load `samples/NAME/NAME.yaml` (or any project path relative to the root) with overrides.
@@ -38,7 +34,7 @@ pub fn load(project: &str, overrides: &[(&str, &str)], extra_materials: &[&str])
 
 /// Run a loaded project on an engine; panics (test failure) if the run fails.
 pub fn run(project: &Project, engine: &str) -> RunOutcome {
-    let outcome = tribo_engine::run(project, &registry(), engine, &RunOptions::default(), &mut |_, _| {})
+    let outcome = tribo_runner::run(project, &registry(), engine, &RunOptions::default(), &mut |_, _| {})
         .unwrap_or_else(|e| panic!("{e}"));
     if let Some(f) = &outcome.failure {
         panic!("{engine} failed: {f}");
@@ -79,7 +75,7 @@ pub fn metrics_snapshot(outcome: &RunOutcome) -> String {
         .iter()
         .map(|m| {
             let expected = match m.expected {
-                Some(tribo_scene::ExpectedValue::Number(v)) => tribo_engine::metrics::format_number(v),
+                Some(tribo_scene::ExpectedValue::Number(v)) => tribo_runner::metrics::format_number(v),
                 Some(tribo_scene::ExpectedValue::Bool(b)) => b.to_string(),
                 None => "-".to_string(),
             };

@@ -5,9 +5,9 @@
 
 use tribo_tests::{load, metric, metrics_snapshot, run};
 
-fn fell(outcome: &tribo_engine::RunOutcome) -> bool {
+fn fell(outcome: &tribo_runner::RunOutcome) -> bool {
     let m = outcome.metrics.iter().find(|m| m.name == "fell").expect("fell metric");
-    m.value == tribo_engine::MetricValue::Bool(true)
+    m.value == tribo_runner::MetricValue::Bool(true)
 }
 
 #[test]

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use rayon::prelude::*;
-use tribo_engine::{BuildError, RowSink, RunError, RunHooks, RunOptions, RunOutcome};
+use tribo_runner::{BuildError, RowSink, RunError, RunHooks, RunOptions, RunOutcome};
 use tribo_scene::Project;
 
 use crate::batch_progress::BatchProgress;
@@ -27,7 +27,7 @@ pub struct Job<'a> {
 /// rounded).
 fn expected_steps(project: &Project, options: &RunOptions) -> u64 {
     let duration = options.duration.unwrap_or(project.simulation.duration);
-    tribo_engine::step_count(duration, project.simulation.time_step)
+    tribo_runner::step_count(duration, project.simulation.time_step)
 }
 
 /// The outcome of a run that failed before its first step (its engine could not be built for
@@ -54,7 +54,7 @@ fn run_one(job: &Job, options: &RunOptions, progress: &mut dyn FnMut(u64, u64)) 
         progress,
         rows: sink.as_mut().map(|s| s as &mut dyn RowSink),
     };
-    match tribo_engine::run_with(job.project, &registry, job.engine, options, hooks) {
+    match tribo_runner::run_with(job.project, &registry, job.engine, options, hooks) {
         Ok(outcome) => Ok(outcome),
         // The engine cannot simulate this scene: the run failed; the other engines go on.
         Err(RunError::Build(e @ BuildError::Unsupported { .. })) => {

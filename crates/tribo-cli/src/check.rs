@@ -37,7 +37,7 @@ pub fn execute(args: &CheckArgs) -> CliResult {
             let (summary, warnings, project) =
                 project_summary(&args.path, args.strict, crate::run::share_dir(args.share.as_deref())?)?;
             // The run's length against the step limit, as `tribo run` would judge it.
-            let options = tribo_engine::RunOptions {
+            let options = tribo_runner::RunOptions {
                 allow_long_run: args.allow_long_run,
                 ..Default::default()
             };
@@ -199,7 +199,7 @@ fn project_summary(
         "parameters": project.parameters.list.iter().map(|p| json!({"name": p.name, "value": p.value.display()})).collect::<Vec<_>>(),
         "time_step_s": project.simulation.time_step,
         "duration_s": project.simulation.duration,
-        "steps": tribo_engine::step_count(project.simulation.duration, project.simulation.time_step),
+        "steps": tribo_runner::step_count(project.simulation.duration, project.simulation.time_step),
     });
     let warnings = project.warnings.clone();
     Ok((summary, warnings, project))

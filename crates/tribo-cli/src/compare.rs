@@ -2,8 +2,8 @@
 //! with `--out`, each engine's files and `DIR/report.html` (table, plots, 3-D replay).
 
 use serde_json::json;
-use tribo_engine::{RunOptions, RunOutcome};
 use tribo_report::{EngineRun, PressureMap};
+use tribo_runner::{RunOptions, RunOutcome};
 use tribo_scene::Project;
 
 use crate::batch::{run_all, Job};

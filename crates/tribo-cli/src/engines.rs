@@ -1,17 +1,13 @@
 //! `tribo engines` and the registry of engines this binary was built with.
 
-use tribo_engine::{EngineFactory, MaterialParameter, Registry, ENGINE_SPECIFIC};
+use tribo_runner::{EngineFactory, MaterialParameter, Registry, ENGINE_SPECIFIC};
 
 use crate::cli::EnginesArgs;
 use crate::failure::CliResult;
 
-/// Every engine tribo ships.
+/// Every engine tribo ships (`tribo::engines`).
 pub fn registry() -> Registry {
-    let mut registry = Registry::new();
-    registry.register(Box::new(tribo_rapier::RapierFactory));
-    registry.register(Box::new(tribo_pgs::PgsFactory));
-    registry.register(Box::new(tribo_cslc_engine::CslcFactory));
-    registry
+    tribo::engines()
 }
 
 pub fn execute(args: &EnginesArgs) -> CliResult {

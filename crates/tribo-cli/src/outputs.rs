@@ -6,7 +6,7 @@ use std::io::BufWriter;
 use std::path::Path;
 
 use serde_json::json;
-use tribo_engine::{CsvSink, RunOutcome};
+use tribo_runner::{CsvSink, RunOutcome};
 use tribo_scene::Project;
 
 use crate::failure::Failure;

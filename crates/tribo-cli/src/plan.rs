@@ -1,7 +1,7 @@
 //! What a run will do, told before it starts: its step count against the limit
-//! ([`tribo_engine::MAX_STEPS`], `--allow-long-run`), and how motion patterns are played.
+//! ([`tribo_runner::MAX_STEPS`], `--allow-long-run`), and how motion patterns are played.
 
-use tribo_engine::{RunOptions, MAX_STEPS};
+use tribo_runner::{RunOptions, MAX_STEPS};
 use tribo_scene::{ControllerSpec, Project};
 
 use crate::failure::Failure;
@@ -9,7 +9,7 @@ use crate::failure::Failure;
 /// The run's step count, or an invalid-input failure (exit 2) naming the numbers and the way out
 /// when it is above [`MAX_STEPS`] without `--allow-long-run`.
 pub fn check_steps(project: &Project, options: &RunOptions) -> Result<u64, Failure> {
-    tribo_engine::planned_steps(project, options)
+    tribo_runner::planned_steps(project, options)
         .map_err(|e| Failure::input(format!("{}: {e}", project.path.display())))
 }
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::json;
-use tribo_engine::{BuildError, MetricResult, MetricValue, RowSink, RunError, RunHooks, RunOptions, RunOutcome};
+use tribo_runner::{BuildError, MetricResult, MetricValue, RowSink, RunError, RunHooks, RunOptions, RunOutcome};
 use tribo_scene::{ExpectedValue, LoadOptions, Project};
 
 use crate::cli::{ProjectArgs, RunArgs};
@@ -147,7 +147,7 @@ pub fn run_engine(
         progress: &mut |s, n| progress.update(s, n),
         rows: sink.as_mut().map(|s| s as &mut dyn RowSink),
     };
-    let outcome = tribo_engine::run_with(project, &registry, engine, options, hooks)
+    let outcome = tribo_runner::run_with(project, &registry, engine, options, hooks)
         .map_err(|e| run_error(&project.path, engine, e))?;
     progress.finish();
     Ok(outcome)
@@ -242,7 +242,7 @@ fn outcome_text(project: &Project, outcome: &RunOutcome) -> String {
 
 pub fn expected_text(m: &MetricResult) -> String {
     match m.expected {
-        Some(ExpectedValue::Number(v)) => tribo_engine::metrics::format_number(v),
+        Some(ExpectedValue::Number(v)) => tribo_runner::metrics::format_number(v),
         Some(ExpectedValue::Bool(b)) => b.to_string(),
         None => String::new(),
     }
@@ -251,7 +251,7 @@ pub fn expected_text(m: &MetricResult) -> String {
 pub fn error_text(m: &MetricResult) -> String {
     let err = match m.relative_error() {
         Some(e) if m.expected == Some(ExpectedValue::Number(0.0)) => {
-            format!("{} abs", tribo_engine::metrics::format_number(e))
+            format!("{} abs", tribo_runner::metrics::format_number(e))
         }
         Some(e) => format!("{:.2}%", e * 100.0),
         None => String::new(),

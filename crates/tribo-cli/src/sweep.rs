@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
-use tribo_engine::{RunOptions, RunOutcome};
 use tribo_report::{SweepPoint, SweepReport};
+use tribo_runner::{RunOptions, RunOutcome};
 use tribo_scene::{LoadOptions, ParamValue, Project};
 
 use crate::batch::{run_all, Job};

@@ -75,7 +75,7 @@ fn the_help_documents_the_limit() {
     let text = stdout(&o);
     assert!(text.contains("--allow-long-run"), "{text}");
     assert!(text.contains("10 000 000 steps"), "{text}");
-    assert_eq!(tribo_engine::MAX_STEPS, 10_000_000, "the help text states this limit");
+    assert_eq!(tribo_runner::MAX_STEPS, 10_000_000, "the help text states this limit");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use tribo_engine::{Registry, RunOptions, RunOutcome};
+use tribo_runner::{RunOptions, RunOutcome};
 use tribo_scene::{LoadOptions, Project};
 
 fn root() -> PathBuf {
@@ -38,13 +38,12 @@ fn run_pgs(mut project: Project, options: Option<&str>, seconds: Option<f64>) ->
         let node = tribo_yaml::parse_str(text, "options.yaml").expect("options parse");
         project.engine_options.insert("pgs".into(), node);
     }
-    let mut registry = Registry::new();
-    registry.register(Box::new(tribo_pgs::PgsFactory));
+    let registry = tribo::engines();
     let run_options = RunOptions {
         duration: seconds,
         ..Default::default()
     };
-    tribo_engine::run(&project, &registry, "pgs", &run_options, &mut |_, _| {}).expect("run")
+    tribo_runner::run(&project, &registry, "pgs", &run_options, &mut |_, _| {}).expect("run")
 }
 
 const GRASP: &str = "samples/gentle-grasp/gentle-grasp.yaml";

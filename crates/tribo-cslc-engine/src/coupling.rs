@@ -25,8 +25,8 @@
 
 use nalgebra::{Point3, Vector3};
 use tribo_cslc::{Lattice, PatchResult};
-use tribo_pgs::CompliantPoint;
-use tribo_scene::LinkRef;
+use tribo_engine::CompliantPoint;
+use tribo_engine::LinkRef;
 
 use crate::restitution::{equivalent_stiffness, explicitly_stable, normal_split};
 

@@ -1,16 +1,14 @@
-//! The `cslc` engine: the `pgs` engine hosts the scene, each pad's lattice replaces the pad
-//! link's rigid contacts (module docs in `lib.rs`).
+//! The `cslc` engine: a contact host (`pgs`, `rapier`) runs the scene, each pad's lattice
+//! replaces the pad link's rigid contacts (module docs in `lib.rs`).
 
 use std::sync::Arc;
 
 use nalgebra::{Point3, Vector3};
 use tribo_cslc::{StepInput, Target, Twist};
 use tribo_engine::{
-    BuildError, Commands, ContactRecord, Engine, EngineOptions, LinkState, LinkWrench, SceneState, StepError,
-    StepReport,
+    BuildError, Commands, CompliantPoint, ContactHost, ContactRecord, Engine, EngineOptions, HostFactory, HostWrench,
+    HostedContacts, LinkRef, LinkState, Scene, SceneState, StepError, StepReport,
 };
-use tribo_pgs::{CompliantPoint, PgsEngine};
-use tribo_scene::{LinkRef, Scene};
 
 use crate::coupling::{couple, PadCoupling};
 use crate::inertia::reduced_mass;
@@ -23,8 +21,9 @@ use crate::targets::within_reach;
 const REACH_MARGIN: f64 = 0.01;
 
 pub(crate) struct CslcEngine {
+    name: &'static str,
     scene: Arc<Scene>,
-    host: PgsEngine,
+    host: Box<dyn ContactHost>,
     pads: Vec<Pad>,
     contacts: Vec<ContactRecord>,
 }
@@ -37,17 +36,24 @@ struct PadStep {
 }
 
 impl CslcEngine {
-    pub fn build(scene: &Arc<Scene>, options: &EngineOptions) -> Result<CslcEngine, BuildError> {
-        let mut host = PgsEngine::build(scene, options).map_err(|e| match e {
-            BuildError::Unsupported { reason, .. } => BuildError::Unsupported { engine: "cslc", reason },
+    pub fn build(
+        name: &'static str,
+        host: &dyn HostFactory,
+        scene: &Arc<Scene>,
+        options: &EngineOptions,
+    ) -> Result<CslcEngine, BuildError> {
+        let mut host = host.build_host(scene, options).map_err(|e| match e {
+            BuildError::Unsupported { reason, .. } => BuildError::Unsupported { engine: name, reason },
             other => other,
         })?;
-        let pads = build_pads(scene).map_err(|reason| BuildError::Unsupported { engine: "cslc", reason })?;
-        host.exclude_pairs(
-            pads.iter()
-                .flat_map(|p| p.candidates.iter().map(move |(other, _)| (p.link, *other))),
-        );
+        let pads = build_pads(scene).map_err(|reason| BuildError::Unsupported { engine: name, reason })?;
+        let excluded: Vec<(LinkRef, LinkRef)> = pads
+            .iter()
+            .flat_map(|p| p.candidates.iter().map(move |(other, _)| (p.link, *other)))
+            .collect();
+        host.exclude_pairs(&excluded);
         Ok(CslcEngine {
+            name,
             scene: Arc::clone(scene),
             host,
             pads,
@@ -67,14 +73,14 @@ impl CslcEngine {
 
 impl Engine for CslcEngine {
     fn name(&self) -> &'static str {
-        "cslc"
+        self.name
     }
 
     fn step(&mut self, dt: f64, commands: &Commands) -> Result<StepReport, StepError> {
         let started = std::time::Instant::now();
         let mut points: Vec<CompliantPoint> = Vec::new();
         let mut steps: Vec<Option<PadStep>> = Vec::with_capacity(self.pads.len());
-        let mut extra = commands.clone();
+        let mut wrenches: Vec<HostWrench> = Vec::new();
         let mut warnings = Vec::new();
         let friction_of = |scene: &Scene, a: LinkRef, b: LinkRef| scene.contact_params(a, b).static_friction;
         for p in 0..self.pads.len() {
@@ -149,8 +155,10 @@ impl Engine for CslcEngine {
             let first = points.len();
             points.extend(coupling.points);
             for (other, torque) in coupling.residual_torques {
-                add_torque(&mut extra, link, torque);
-                add_torque(&mut extra, other, -torque);
+                if torque != Vector3::zeros() {
+                    wrenches.push(pure_torque(link, torque));
+                    wrenches.push(pure_torque(other, -torque));
+                }
             }
             steps.push(Some(PadStep {
                 patch,
@@ -159,11 +167,12 @@ impl Engine for CslcEngine {
             }));
         }
         let lattice_time = started.elapsed();
-        self.host.set_compliant_points(points.clone());
-        let mut report = self.host.step(dt, &extra)?;
+        let hosted = HostedContacts { points, wrenches };
+        let stepped = self.host.step_with(dt, commands, &hosted)?;
+        let (mut report, applied) = (stepped.report, stepped.point_forces);
+        let points = hosted.points;
         report.stages.insert(0, ("cslc_lattice", lattice_time));
         report.warnings.extend(warnings);
-        let applied = self.host.compliant_forces();
         let mut contacts = self.host.contacts().to_vec();
         for (pad, step) in self.pads.iter().zip(&steps) {
             let Some(step) = step else { continue };
@@ -195,15 +204,10 @@ impl Engine for CslcEngine {
     }
 }
 
-fn add_torque(commands: &mut Commands, link: LinkRef, torque: Vector3<f64>) {
-    if torque == Vector3::zeros() {
-        return;
-    }
-    if let Some(body) = commands.bodies.get_mut(link.body) {
-        body.link_wrenches.push(LinkWrench {
-            link: link.link,
-            force: Vector3::zeros(),
-            torque,
-        });
+fn pure_torque(link: LinkRef, torque: Vector3<f64>) -> HostWrench {
+    HostWrench {
+        link,
+        force: Vector3::zeros(),
+        torque,
     }
 }

@@ -11,8 +11,8 @@
 //! `m* = 1 / (1/m_a + 1/m_b)`, infinite when neither can move.
 
 use nalgebra::{Matrix3, Vector3};
+use tribo_engine::Scene;
 use tribo_engine::SceneState;
-use tribo_scene::Scene;
 
 /// `1/m_eff` of body `body` at world point `p` along unit `n` (module docs); 0 when immovable.
 pub fn inverse_effective_mass(

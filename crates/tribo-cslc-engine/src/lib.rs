@@ -44,38 +44,62 @@ mod targets;
 
 use std::sync::Arc;
 
-use tribo_engine::{BuildError, Engine, EngineFactory, EngineOptions, MaterialParameter};
-use tribo_scene::Scene;
+use tribo_engine::{BuildError, Engine, EngineFactory, EngineOptions, HostFactory, MaterialParameter, Scene};
 
 pub use params::{pad_material, Lateral, PadMaterial};
 
-/// Builds `cslc` engines.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CslcFactory;
+/// Builds `cslc` engines on one contact host. Whoever lists the engines pairs the lattice with a
+/// host (`CslcFactory::new("cslc", "…", Box::new(PgsFactory))`), so this crate depends on no
+/// engine.
+pub struct CslcFactory {
+    name: &'static str,
+    description: &'static str,
+    host: Box<dyn HostFactory>,
+    /// The host's parameters and the `cslc` block.
+    honoured: Vec<MaterialParameter>,
+}
 
-const HONOURED: [MaterialParameter; 6] = [
-    MaterialParameter::StaticFriction,
-    MaterialParameter::DynamicFriction,
-    MaterialParameter::Restitution,
-    MaterialParameter::Compliance,
-    MaterialParameter::ContactCulling,
-    MaterialParameter::Cslc,
-];
+impl CslcFactory {
+    /// The `cslc` engine called `name` on the host `host` builds; `description` is its line in
+    /// `tribo engines`.
+    pub fn new(name: &'static str, description: &'static str, host: Box<dyn HostFactory>) -> Self {
+        let mut honoured = host.honoured_parameters().to_vec();
+        honoured.push(MaterialParameter::Cslc);
+        honoured.sort();
+        honoured.dedup();
+        CslcFactory {
+            name,
+            description,
+            host,
+            honoured,
+        }
+    }
+
+    /// The host's registry name (`pgs`, `rapier`).
+    pub fn host_name(&self) -> &'static str {
+        self.host.host_name()
+    }
+}
 
 impl EngineFactory for CslcFactory {
     fn name(&self) -> &'static str {
-        "cslc"
+        self.name
     }
 
     fn description(&self) -> &'static str {
-        "compliant sphere lattice pads (patches, pressure, friction moments) hosted on the pgs engine"
+        self.description
     }
 
-    fn honoured_parameters(&self) -> &'static [MaterialParameter] {
-        &HONOURED
+    fn honoured_parameters(&self) -> &[MaterialParameter] {
+        &self.honoured
     }
 
     fn build(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn Engine>, BuildError> {
-        Ok(Box::new(engine::CslcEngine::build(scene, options)?))
+        Ok(Box::new(engine::CslcEngine::build(
+            self.name,
+            self.host.as_ref(),
+            scene,
+            options,
+        )?))
     }
 }

@@ -2,8 +2,8 @@
 
 use nalgebra::{Isometry3, Point3};
 use tribo_cslc::{CslcPad, PadGeometry};
+use tribo_engine::{LinkRef, Scene};
 use tribo_model::{PadShape, Shape};
-use tribo_scene::{LinkRef, Scene};
 
 use crate::params::pad_material;
 

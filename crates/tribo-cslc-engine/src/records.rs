@@ -3,9 +3,9 @@
 
 use nalgebra::Vector3;
 use tribo_cslc::PatchResult;
+use tribo_engine::CompliantPoint;
 use tribo_engine::{ContactRecord, PatchDetail};
-use tribo_pgs::CompliantPoint;
-use tribo_scene::{LinkRef, Scene};
+use tribo_engine::{LinkRef, Scene};
 
 use crate::pads::Pad;
 

@@ -3,9 +3,9 @@
 
 use nalgebra::{Isometry3, Point3, Vector3};
 use tribo_cslc::{Capsule, Cone, Cuboid, Cylinder, Posed, Sphere, Target, Twist};
+use tribo_engine::LinkRef;
 use tribo_engine::LinkState;
 use tribo_model::{Geometry, Shape};
-use tribo_scene::LinkRef;
 
 /// A shape of a link, posed, with the link it belongs to.
 pub struct LinkTarget {

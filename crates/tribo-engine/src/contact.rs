@@ -1,8 +1,8 @@
 //! Contact records: what touched what, where, and with which forces.
 
+use crate::LinkRef;
 use nalgebra::Vector3;
 use tribo_material::MaterialId;
-use tribo_scene::LinkRef;
 
 /// One contact point (or one pad patch, summarised at its centre of pressure) of the last step.
 #[derive(Debug, Clone, PartialEq)]

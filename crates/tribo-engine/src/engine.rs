@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use tribo_scene::Scene;
+use crate::Scene;
 
 use crate::{Commands, ContactRecord, EngineOptions, SceneState, StepReport};
 
@@ -37,7 +37,7 @@ pub trait EngineFactory: Send + Sync {
 
     /// Material and contact-material parameters this engine uses; the others are reported as
     /// ignored when a scene sets them.
-    fn honoured_parameters(&self) -> &'static [MaterialParameter];
+    fn honoured_parameters(&self) -> &[MaterialParameter];
 
     fn build(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn Engine>, BuildError>;
 }
@@ -81,6 +81,7 @@ impl MaterialParameter {
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum StepError {
     #[error("simulation diverged at step {step} (t = {time:.4} s): body `{body}` {what}")]
     Diverged {
@@ -89,11 +90,16 @@ pub enum StepError {
         body: String,
         what: String,
     },
+    /// A command or hosted contact the engine cannot apply (names a link the scene does not
+    /// have, a non-finite value, …).
+    #[error("invalid command: {what}")]
+    InvalidCommand { what: String },
     #[error("{0}")]
     Other(String),
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum BuildError {
     /// A bad engine option, located in the project file.
     #[error("{0}")]

@@ -12,10 +12,10 @@
 
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use parry3d_f64::shape::SharedShape;
+use tribo_engine::SceneBody;
 use tribo_geometry::shared_shape;
 use tribo_model::JointKind;
 use tribo_multibody::{Body as TreeBody, Joint, LinkInertia, State, Tree};
-use tribo_scene::SceneBody;
 
 /// One collision shape on a tree body.
 #[derive(Clone)]

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use nalgebra::{Isometry3, Vector3};
 use parry3d_f64::math::{Pose, Rotation, Vector};
 use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-use tribo_scene::LinkRef;
+use tribo_engine::LinkRef;
 
 use crate::build::BodyModel;
 

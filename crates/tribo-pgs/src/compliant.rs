@@ -1,4 +1,5 @@
-//! Compliant contact points supplied by a host extension (the `cslc` engine's patches).
+//! Compliant contact points supplied by a hosted extension (`tribo_engine::CompliantPoint`, the
+//! `cslc` engine's patches).
 //!
 //! A point carries the force the extension computed at the start of the step (`force`, on link
 //! `b`, world) and the stiffness of that force with respect to the relative motion of `b` against
@@ -14,30 +15,7 @@
 //! the forces, the implicit increment only keeps stiff patches stable at the host's step.
 
 use nalgebra::Vector3;
-use tribo_scene::LinkRef;
-
-/// A compliant contact point for the next step.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompliantPoint {
-    /// The link pushing (receives `−force`).
-    pub a: LinkRef,
-    /// The link pushed (receives `force`).
-    pub b: LinkRef,
-    /// World point, m.
-    pub point: Vector3<f64>,
-    /// Unit normal from `a` to `b`, world.
-    pub normal: Vector3<f64>,
-    /// Force on `b` at the start of the step (normal and tangential), N.
-    pub force: Vector3<f64>,
-    /// Normal stiffness `∂f_n/∂(approach)`, N/m (> 0).
-    pub normal_stiffness: f64,
-    /// Tangential stiffness, N/m (> 0).
-    pub tangential_stiffness: f64,
-    /// Viscous damping on all three axes, N·s/m (≥ 0).
-    pub damping: f64,
-    /// Coulomb friction coefficient.
-    pub friction: f64,
-}
+use tribo_engine::CompliantPoint;
 
 /// Velocity targets and compliances `(target, cfm)` of the frame axes `[n, t₁, t₂]` (module docs).
 pub(crate) fn targets(
@@ -50,18 +28,8 @@ pub(crate) fn targets(
         point.tangential_stiffness,
         point.tangential_stiffness,
     ];
-    let values = [
-        point.normal_stiffness,
-        point.tangential_stiffness,
-        point.damping,
-        point.friction,
-    ];
-    if values.iter().any(|v| !v.is_finite() || *v < 0.0) || stiffness.iter().any(|k| *k * h + point.damping <= 0.0) {
-        return Err(format!(
-            "a compliant contact point between {:?} and {:?} needs finite stiffnesses > 0, damping ≥ 0 and \
-             friction ≥ 0, found {point:?}",
-            point.a, point.b
-        ));
+    if let Some(why) = point.invalid(h) {
+        return Err(why);
     }
     let mut target = Vector3::zeros();
     let mut cfm = Vector3::zeros();

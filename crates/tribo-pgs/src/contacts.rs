@@ -41,16 +41,16 @@
 //! (solve.rs); a lone point has no load to share within its pair.
 
 use nalgebra::{Isometry3, Matrix3, Matrix3xX, Vector3};
+use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::ContactFriction;
 use tribo_multibody::{point_jacobian, Kinematics, VelocityStep};
-use tribo_scene::{LinkRef, Scene};
 
 use crate::build::BodyModel;
 use crate::collision::{PairPoints, RawPoint};
-use crate::compliant::CompliantPoint;
 use crate::culling::{cull, Culling};
 use crate::impacts::Strike;
 use crate::options::PgsOptions;
+use tribo_engine::CompliantPoint;
 
 /// One side of a contact: a dynamic body's Jacobian rows (3 × nv, contact frame).
 #[derive(Debug, Clone)]

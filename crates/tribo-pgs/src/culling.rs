@@ -1,6 +1,6 @@
 //! Contact culling per link pair, after Choreonoid's AIST simulator
-//! (`src/Body/ConstraintForceSolver.cpp`, contact-point extraction; project note
-//! `choreonoid-formats.md` §1.6 step 3):
+//! (choreonoid@25994f3eda src/Body/ConstraintForceSolver.cpp:1059-1213, contact-point candidates and their
+//! reduction; `docs/design/choreonoid-formats.md` §1.6):
 //!
 //! 1. points deeper than `cullingDepth` are dropped;
 //! 2. with `max_num_contact_points == 0`, a point closer than `cullingDistance` to an already

@@ -37,8 +37,8 @@
 use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, Vector3};
+use tribo_engine::LinkRef;
 use tribo_multibody::VelocityStep;
-use tribo_scene::LinkRef;
 
 use crate::contacts::ContactRow;
 

@@ -1,4 +1,4 @@
-//! The end of the step (semi-implicit Euler, chapter §4.2.2):
+//! The end of the step (semi-implicit Euler, `docs/design/contact-mechanics.md` §4.2.2):
 //! `v⁺ = v_free + M̃⁻¹ J_Bᵀ λ_B` for every dynamic body B, then `q⁺ = q ⊕ h v⁺`
 //! (tribo-multibody `VelocityStep::velocity_after_impulse`, `finish_step`).
 //!

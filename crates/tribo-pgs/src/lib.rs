@@ -86,10 +86,11 @@
 //! dissipation gap); a solve stopped at the iteration cap adds a warning.
 //!
 //! # Hosting an extension
-//! [`PgsEngine`] is public so another engine can host on it (the `cslc` engine): it may exclude
-//! link pairs from rigid collision and add [`CompliantPoint`]s, each solved implicitly in the
-//! step's LCP as a spring from the force the extension computed (`compliant.rs`). Their forces are
-//! read back with [`PgsEngine::compliant_forces`]; they do not appear in the contact records.
+//! [`PgsFactory`] is also a [`HostFactory`]: the engine it builds is a `tribo_engine::ContactHost`
+//! (the `cslc` engine runs on it). Link pairs an extension takes over leave rigid collision, and
+//! each `CompliantPoint` handed to a step is solved implicitly in that step's LCP as a spring from
+//! the force the extension computed (`compliant.rs`); the applied forces come back with the step
+//! and do not appear in the contact records.
 //!
 //! # Not simulated
 //! Joint position and velocity limits are not enforced; the CSLC block is ignored (reported as
@@ -138,11 +139,10 @@ mod step;
 
 use std::sync::Arc;
 
-pub use compliant::CompliantPoint;
-pub use step::PgsEngine;
+use step::PgsEngine;
 
-use tribo_engine::{BuildError, Engine, EngineFactory, EngineOptions, MaterialParameter};
-use tribo_scene::Scene;
+use tribo_engine::Scene;
+use tribo_engine::{BuildError, ContactHost, Engine, EngineFactory, EngineOptions, HostFactory, MaterialParameter};
 
 /// Builds `pgs` engines.
 #[derive(Debug, Clone, Copy, Default)]
@@ -170,6 +170,20 @@ impl EngineFactory for PgsFactory {
     }
 
     fn build(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn Engine>, BuildError> {
+        Ok(Box::new(PgsEngine::build(scene, options)?))
+    }
+}
+
+impl HostFactory for PgsFactory {
+    fn host_name(&self) -> &'static str {
+        "pgs"
+    }
+
+    fn coupling(&self) -> &'static str {
+        "implicit: compliant points are springs solved in the step's LCP"
+    }
+
+    fn build_host(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn ContactHost>, BuildError> {
         Ok(Box::new(PgsEngine::build(scene, options)?))
     }
 }

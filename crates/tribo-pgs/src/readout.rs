@@ -8,9 +8,9 @@
 //!   friction force (t₁ λₜ₁ + t₂ λₜ₂) / h on link b.
 
 use nalgebra::{DVector, Vector3};
+use tribo_engine::Scene;
 use tribo_engine::{BodyState, ContactRecord, LinkState};
 use tribo_multibody::{Kinematics, State};
-use tribo_scene::Scene;
 
 use crate::build::BodyModel;
 use crate::contacts::ContactRow;

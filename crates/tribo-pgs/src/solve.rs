@@ -31,11 +31,11 @@
 use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
+use tribo_engine::LinkRef;
 use tribo_lcp::{
     solve_contacts_lemke, BlockSparseDelassus, ContactFriction, ContactProblem, LemkeOptions, Pgs, SolveReport,
 };
 use tribo_multibody::VelocityStep;
-use tribo_scene::LinkRef;
 
 use crate::contacts::ContactRow;
 use crate::impacts::{resolve_impacts, Targets};

@@ -5,15 +5,17 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use nalgebra::{DVector, Isometry3, Vector3};
-use tribo_engine::{BodyCommands, Commands, ContactRecord, Engine, SceneState, StepError, StepReport};
+use tribo_engine::{
+    BodyCommands, Commands, CompliantPoint, ContactHost, ContactRecord, Engine, HostedContacts, HostedStep, SceneState,
+    StepError, StepReport,
+};
+use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
 use tribo_multibody::{prepare_velocity_step, Kinematics, State, StepInputs, VelocityStep};
-use tribo_scene::{LinkRef, Scene};
 
 use crate::build::{build_body, BodyModel};
 use crate::collision::detect;
 use crate::commands::drive;
-use crate::compliant::CompliantPoint;
 use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow};
 use crate::degenerate::screen;
 use crate::integrate::advance;
@@ -23,10 +25,10 @@ use crate::solve::{assemble, solve, WarmStart, LOAD_SHARING_SWEEPS};
 
 type Twist = (Vector3<f64>, Vector3<f64>);
 
-/// The `pgs` engine. Besides the [`Engine`] interface it hosts extensions (the `cslc` engine):
-/// link pairs whose rigid collisions the extension replaces ([`PgsEngine::exclude_pairs`]) and
-/// compliant contact points solved implicitly within the step ([`PgsEngine::set_compliant_points`]).
-pub struct PgsEngine {
+/// The `pgs` engine. Besides the [`Engine`] interface it is a [`ContactHost`]: link pairs whose
+/// rigid collisions an extension replaces, and compliant contact points solved implicitly within
+/// the step (`compliant.rs`).
+pub(crate) struct PgsEngine {
     scene: Arc<Scene>,
     options: PgsOptions,
     models: Vec<BodyModel>,
@@ -44,7 +46,7 @@ pub struct PgsEngine {
     diverged: Option<StepError>,
     /// Link pairs (both orders) whose rigid collisions are not detected.
     excluded: BTreeSet<(LinkRef, LinkRef)>,
-    /// Compliant points of the next step (cleared by the step).
+    /// Compliant points of the step being taken (set and cleared by `step_with`).
     compliant_points: Vec<CompliantPoint>,
     /// Forces on `b` of the last step's compliant points, world, N.
     compliant_forces: Vec<nalgebra::Vector3<f64>>,
@@ -72,31 +74,13 @@ enum Failure {
 
 impl PgsEngine {
     /// A `pgs` engine for `scene` with options given as an engine-options block.
-    pub fn build(
+    pub(crate) fn build(
         scene: &Arc<Scene>,
         options: &tribo_engine::EngineOptions,
     ) -> Result<PgsEngine, tribo_engine::BuildError> {
         let options = PgsOptions::from_engine_options(options).map_err(tribo_engine::BuildError::Option)?;
         PgsEngine::new(Arc::clone(scene), options)
             .map_err(|reason| tribo_engine::BuildError::Unsupported { engine: "pgs", reason })
-    }
-
-    /// Rigid collisions between these link pairs are no longer detected.
-    pub fn exclude_pairs(&mut self, pairs: impl IntoIterator<Item = (LinkRef, LinkRef)>) {
-        for (a, b) in pairs {
-            self.excluded.insert((a, b));
-            self.excluded.insert((b, a));
-        }
-    }
-
-    /// Compliant contact points for the next step only (`compliant.rs`).
-    pub fn set_compliant_points(&mut self, points: Vec<CompliantPoint>) {
-        self.compliant_points = points;
-    }
-
-    /// Force on `b` of each compliant point of the last step (world, N), in the order given.
-    pub fn compliant_forces(&self) -> &[nalgebra::Vector3<f64>] {
-        &self.compliant_forces
     }
 
     pub(crate) fn new(scene: Arc<Scene>, options: PgsOptions) -> Result<PgsEngine, String> {
@@ -471,5 +455,29 @@ impl Engine for PgsEngine {
 
     fn contacts(&self) -> &[ContactRecord] {
         &self.contacts
+    }
+}
+
+impl ContactHost for PgsEngine {
+    fn exclude_pairs(&mut self, pairs: &[(LinkRef, LinkRef)]) {
+        for &(a, b) in pairs {
+            self.excluded.insert((a, b));
+            self.excluded.insert((b, a));
+        }
+    }
+
+    /// The points are solved implicitly in the step's LCP (`compliant.rs`); the wrenches are
+    /// external forces of the step like a controller's link wrenches.
+    fn step_with(&mut self, dt: f64, commands: &Commands, extension: &HostedContacts) -> Result<HostedStep, StepError> {
+        extension.check_links(&self.scene)?;
+        let merged = extension.merged_commands(commands, &self.scene);
+        self.compliant_points.clone_from(&extension.points);
+        let stepped = self.step(dt, &merged);
+        self.compliant_points.clear();
+        let report = stepped?;
+        Ok(HostedStep {
+            report,
+            point_forces: std::mem::take(&mut self.compliant_forces),
+        })
     }
 }

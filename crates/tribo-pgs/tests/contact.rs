@@ -15,7 +15,7 @@ fn cube(size: f64) -> Geometry {
 }
 
 /// A 1 kg, 0.2 m box resting on `ground(tilt)`, its bottom face on the surface.
-fn box_on_slope(tilt: f64, table: tribo_material::ContactTable) -> std::sync::Arc<tribo_scene::Scene> {
+fn box_on_slope(tilt: f64, table: tribo_material::ContactTable) -> std::sync::Arc<tribo_engine::Scene> {
     let (_, normal) = slope_axes(tilt);
     let rotation = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);
     let pose = Isometry3::from_parts((normal * 0.1).into(), rotation);

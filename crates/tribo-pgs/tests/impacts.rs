@@ -11,9 +11,9 @@
 use std::sync::Arc;
 
 use nalgebra::{Isometry3, Vector3};
+use tribo_engine::Scene;
 use tribo_model::Geometry;
 use tribo_pgs::PgsFactory;
-use tribo_scene::Scene;
 use tribo_testkit::*;
 
 const DT: f64 = 1e-3;

@@ -35,8 +35,8 @@
 
 use nalgebra::{Isometry3, Vector3};
 use rapier3d_f64::prelude::{JointAxesMask, MotorModel, PhysicsWorld, RigidBodyHandle, RigidBodyType};
+use tribo_engine::Scene;
 use tribo_engine::{BodyCommands, Commands, JointCommand, StepError};
-use tribo_scene::Scene;
 
 use crate::convert;
 use crate::world_build::{BuiltWorld, DofKind, JointSlot, RootType};

@@ -123,8 +123,8 @@ mod world_build;
 
 use std::sync::Arc;
 
+use tribo_engine::Scene;
 use tribo_engine::{BuildError, Engine, EngineFactory, EngineOptions, MaterialParameter};
-use tribo_scene::Scene;
 
 /// Builds `rapier` engines.
 #[derive(Debug, Clone, Copy, Default)]

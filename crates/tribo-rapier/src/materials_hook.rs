@@ -40,7 +40,7 @@ use std::collections::HashSet;
 use rapier3d_f64::geometry::ContactManifold;
 use rapier3d_f64::math::Vector;
 use rapier3d_f64::prelude::{ContactModificationContext, PhysicsHooks, RigidBodyHandle, RigidBodySet};
-use tribo_scene::{LinkRef, Scene};
+use tribo_engine::{LinkRef, Scene};
 
 /// Pack a link reference into a collider's `user_data`: body index in the high 64 bits, link
 /// index in the low 64 bits.

@@ -24,7 +24,7 @@ use rapier3d_f64::math::MAX_MANIFOLD_POINTS;
 use rapier3d_f64::prelude::RigidBodyHandle;
 use rapier3d_f64::utils::OrthonormalBasis;
 use tribo_engine::{BodyState, ContactRecord, LinkState, SceneState};
-use tribo_scene::{LinkRef, Scene};
+use tribo_engine::{LinkRef, Scene};
 
 use crate::commands::EffortLaw;
 use crate::convert;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use rapier3d_f64::prelude::{
     FrictionModel as RapierFriction, IntegrationParameters, RigidBodyHandle, SpringCoefficients,
 };
+use tribo_engine::Scene;
 use tribo_engine::{Commands, ContactRecord, Engine, SceneState, StepError, StepReport};
-use tribo_scene::Scene;
 
 use crate::commands::{apply_commands, EffortLaw};
 use crate::materials_hook::{decode_link, MaterialHook};

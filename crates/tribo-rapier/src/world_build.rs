@@ -14,8 +14,8 @@ use rapier3d_f64::prelude::{
     ActiveHooks, ColliderBuilder, GenericJointBuilder, JointAxesMask, JointAxis, MassProperties, MultibodyJointHandle,
     PhysicsWorld, RigidBodyBuilder, RigidBodyHandle, RigidBodyType,
 };
+use tribo_engine::{LinkRef, Scene, SceneBody};
 use tribo_model::JointKind;
-use tribo_scene::{LinkRef, Scene, SceneBody};
 
 use crate::convert;
 use crate::layout::Layout;

@@ -2,9 +2,9 @@
 
 use nalgebra::{Isometry3, Vector3};
 use tribo_engine::{ContactRecord, Engine};
+use tribo_engine::{LinkRef, Scene};
 use tribo_model::Geometry;
 use tribo_rapier::RapierFactory;
-use tribo_scene::{LinkRef, Scene};
 use tribo_testkit::*;
 
 const DT: f64 = 1e-3;

@@ -11,7 +11,7 @@ use tribo_model::{Geometry, JointKind};
 use tribo_rapier::RapierFactory;
 use tribo_testkit::*;
 
-fn falling_box() -> Arc<tribo_scene::Scene> {
+fn falling_box() -> Arc<tribo_engine::Scene> {
     let table = pair_table(0.5, 0.5, 0.0);
     let cube = solid(
         "box",

@@ -16,7 +16,7 @@ fn box_on_slope(
     static_friction: f64,
     dynamic_friction: f64,
     speed: f64,
-) -> std::sync::Arc<tribo_scene::Scene> {
+) -> std::sync::Arc<tribo_engine::Scene> {
     let table = pair_table(static_friction, dynamic_friction, 0.0);
     let (down, normal) = slope_axes(tilt);
     let rotation = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);

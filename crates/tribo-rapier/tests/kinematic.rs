@@ -120,7 +120,7 @@ const Q0: f64 = 0.05;
 /// A fixed-root two-link body at `pose`: a 2 kg carriage (0.4 × 0.2 × 0.1 m box, centre of mass
 /// 5 cm off its link origin) and a 0.5 kg slider on a prismatic joint along the carriage's y
 /// axis, 0.1 m to the side and 0.1 m below, starting at `Q0`.
-fn carriage_and_slider(pose: Isometry3<f64>, table: &tribo_material::ContactTable) -> tribo_scene::SceneBody {
+fn carriage_and_slider(pose: Isometry3<f64>, table: &tribo_material::ContactTable) -> tribo_engine::SceneBody {
     let mut carriage = with_shape(
         link(
             "carriage",

@@ -11,7 +11,7 @@ use tribo_testkit::*;
 const SIDE: f64 = 0.1;
 const G_: f64 = 9.81;
 
-fn stack(count: usize) -> std::sync::Arc<tribo_scene::Scene> {
+fn stack(count: usize) -> std::sync::Arc<tribo_engine::Scene> {
     let table = pair_table(0.5, 0.5, 0.0);
     let mut bodies = vec![ground(0.0, &table)];
     for i in 0..count {

@@ -69,7 +69,7 @@ pub fn figures_html(figures: &[Figure]) -> String {
 }
 
 pub fn compare_page(project: &Project, runs: &[EngineRun], figures: &[Figure]) -> String {
-    let outcomes: Vec<&tribo_engine::RunOutcome> = runs.iter().map(|r| r.outcome).collect();
+    let outcomes: Vec<&tribo_runner::RunOutcome> = runs.iter().map(|r| r.outcome).collect();
     let data = replay_json(&project.scene, runs);
     let mut body = format!("<h1>{}</h1>\n", escape_html(&project.name));
     if !project.description.is_empty() {

@@ -22,7 +22,7 @@ mod units;
 
 use std::path::{Path, PathBuf};
 
-use tribo_engine::RunOutcome;
+use tribo_runner::RunOutcome;
 use tribo_scene::Project;
 
 pub use plots::{signal_columns, Constant, LinePlot, Series};
@@ -66,7 +66,7 @@ pub struct ReportFiles {
 pub fn write_compare_report(dir: &Path, project: &Project, runs: &[EngineRun]) -> Result<ReportFiles, ReportError> {
     let plot_dir = dir.join("plots");
     std::fs::create_dir_all(&plot_dir).map_err(io_error(&plot_dir))?;
-    let trajectories: Vec<(&str, &tribo_engine::Trajectory)> = runs
+    let trajectories: Vec<(&str, &tribo_runner::Trajectory)> = runs
         .iter()
         .map(|r| (r.outcome.engine.as_str(), &r.outcome.trajectory))
         .collect();

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
-use tribo_engine::metrics::format_number;
-use tribo_engine::Trajectory;
+use tribo_runner::metrics::format_number;
+use tribo_runner::Trajectory;
 
 use crate::flat;
 use crate::format::{palette, slug};

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 use serde_json::{json, Value};
-use tribo_engine::{ContactRecord, Replay, RunOutcome};
+use tribo_runner::{ContactRecord, Replay, RunOutcome};
 use tribo_scene::{LinkRef, Scene};
 
 use crate::format::{num, round_sig, slug};
@@ -160,7 +160,7 @@ impl PressureMap {
 }
 
 /// Collects pressure maps straight from contact records (for callers that step an engine
-/// themselves; `tribo_engine::run` fills the replay's track instead): one map per pad that ever
+/// themselves; `tribo_runner::run` fills the replay's track instead): one map per pad that ever
 /// had a patch, bounded like a replay's.
 #[derive(Debug, Clone, Default)]
 pub struct PressureRecorder {

@@ -13,8 +13,8 @@
 //! ```
 
 use serde_json::{json, Value};
-use tribo_engine::Replay;
 use tribo_model::Geometry;
+use tribo_runner::Replay;
 use tribo_scene::Scene;
 
 use crate::format::num;
@@ -82,7 +82,7 @@ pub fn kept_frames(n: usize, max: usize) -> Vec<usize> {
 }
 
 /// Sum of the contact force magnitudes of a frame, N.
-fn total_force(frame: &tribo_engine::ReplayFrame) -> f64 {
+fn total_force(frame: &tribo_runner::ReplayFrame) -> f64 {
     frame
         .contacts
         .iter()
@@ -131,7 +131,7 @@ fn run_json(run: &EngineRun) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tribo_engine::{ReplayContact, ReplayFrame, RunOutcome};
+    use tribo_runner::{ReplayContact, ReplayFrame, RunOutcome};
 
     #[test]
     fn contacts_are_point_then_force_per_contact() {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use tribo_engine::RunOutcome;
+use tribo_runner::RunOutcome;
 
 use crate::format::escape_html;
 use crate::html::{figures_html, page, Figure};

@@ -1,8 +1,8 @@
 //! The metric table as HTML: metric rows against engine columns, the expected value, the error
 //! (marked ok or FAIL against the metric's tolerance) and steps per second.
 
-use tribo_engine::metrics::format_number;
-use tribo_engine::{MetricResult, RunOutcome};
+use tribo_runner::metrics::format_number;
+use tribo_runner::{MetricResult, RunOutcome};
 use tribo_scene::ExpectedValue;
 
 use crate::format::escape_html;

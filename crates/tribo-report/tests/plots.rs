@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use tribo_engine::{Registry, RunOptions, RunOutcome};
 use tribo_report::{write_compare_report, EngineRun};
+use tribo_runner::{RunOptions, RunOutcome};
 use tribo_scene::{LoadOptions, Project};
 
 fn root() -> PathBuf {
@@ -21,13 +21,12 @@ fn ball() -> Project {
 }
 
 fn run(project: &Project, seconds: f64) -> RunOutcome {
-    let mut registry = Registry::new();
-    registry.register(Box::new(tribo_rapier::RapierFactory));
+    let registry = tribo::engines();
     let options = RunOptions {
         duration: Some(seconds),
         ..Default::default()
     };
-    tribo_engine::run(project, &registry, "rapier", &options, &mut |_, _| {}).expect("run")
+    tribo_runner::run(project, &registry, "rapier", &options, &mut |_, _| {}).expect("run")
 }
 
 fn temp_dir(name: &str) -> PathBuf {

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use tribo_engine::{Registry, RunOptions, RunOutcome};
 use tribo_report::{pressure_maps, write_compare_report, write_pressure_images, EngineRun, MAX_REPLAY_FRAMES};
+use tribo_runner::{RunOptions, RunOutcome};
 use tribo_scene::{LoadOptions, Project};
 
 fn root() -> PathBuf {
@@ -23,14 +23,13 @@ fn gentle_grasp(pad: &str) -> Project {
 }
 
 fn run_cslc(project: &Project, seconds: f64) -> RunOutcome {
-    let mut registry = Registry::new();
-    registry.register(Box::new(tribo_cslc_engine::CslcFactory));
+    let registry = tribo::engines();
     let options = RunOptions {
         duration: Some(seconds),
         replay_interval: Some(project.simulation.time_step),
         ..Default::default()
     };
-    let outcome = tribo_engine::run(project, &registry, "cslc", &options, &mut |_, _| {}).expect("run");
+    let outcome = tribo_runner::run(project, &registry, "cslc", &options, &mut |_, _| {}).expect("run");
     assert_eq!(outcome.failure, None);
     outcome
 }

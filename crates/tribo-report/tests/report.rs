@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use nalgebra::Vector3;
-use tribo_engine::{ContactRecord, PatchDetail, Registry, RunOptions, RunOutcome};
 use tribo_material::MaterialId;
 use tribo_report::{write_compare_report, write_sweep_report, EngineRun, PressureRecorder, SweepPoint, SweepReport};
+use tribo_runner::{ContactRecord, PatchDetail, RunOptions, RunOutcome};
 use tribo_scene::{LinkRef, LoadOptions, Project};
 
 fn root() -> PathBuf {
@@ -24,14 +24,13 @@ fn ball(overrides: &[(&str, &str)]) -> Project {
 }
 
 fn run(project: &Project, seconds: f64, replay_interval: f64) -> RunOutcome {
-    let mut registry = Registry::new();
-    registry.register(Box::new(tribo_rapier::RapierFactory));
+    let registry = tribo::engines();
     let options = RunOptions {
         duration: Some(seconds),
         replay_interval: Some(replay_interval),
         ..Default::default()
     };
-    tribo_engine::run(project, &registry, "rapier", &options, &mut |_, _| {}).expect("run")
+    tribo_runner::run(project, &registry, "rapier", &options, &mut |_, _| {}).expect("run")
 }
 
 fn temp_dir(name: &str) -> PathBuf {

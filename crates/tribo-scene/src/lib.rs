@@ -15,7 +15,6 @@ mod pads;
 mod params;
 pub mod project;
 mod reader;
-mod scene;
 mod share;
 mod signals;
 
@@ -26,6 +25,7 @@ pub use controllers::{
 pub use metrics::{Axis, Expected, ExpectedValue, MetricKind, MetricSpec, Reduce, Window};
 pub use params::{ParamValue, Parameter, Parameters};
 pub use project::{LoadOptions, Project, Simulation};
-pub use scene::{LinkRef, Scene, SceneBody, ScenePad};
 pub use share::default_share_dir;
 pub use signals::{SignalKind, SignalSpec};
+/// The scene types are the engine API's (`tribo-engine`); a project assembles them.
+pub use tribo_engine::{LinkRef, Scene, SceneBody, ScenePad};

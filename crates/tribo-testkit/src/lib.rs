@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use tribo_engine::{Commands, Engine, EngineFactory, EngineOptions, SceneState};
+use tribo_engine::{Scene, SceneBody};
 use tribo_material::{ContactTable, MaterialTable};
 use tribo_model::{Body, Geometry, Joint, JointKind, Link, Shape};
-use tribo_scene::{Scene, SceneBody};
 
 pub const G: f64 = 9.81;
 

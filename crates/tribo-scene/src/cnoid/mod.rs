@@ -1,7 +1,7 @@
 //! Choreonoid `.cnoid` projects, read far enough to run their simulation.
 //!
 //! A `.cnoid` file is the GUI's whole session; the part that decides a simulation is the item tree
-//! under its `WorldItem` (`choreonoid-formats.md` §4). It is translated into the tree of a tribo
+//! under its `WorldItem` (`docs/design/choreonoid-formats.md` §4). It is translated into the tree of a tribo
 //! project file — every node keeping the `.cnoid` location it came from — and loaded by
 //! [`Project::from_node`], so a `.cnoid` gives the same [`Project`] a tribo project does:
 //!

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use nalgebra::{Isometry3, Vector3};
+use tribo_engine::{LinkRef, Scene, ScenePad};
 use tribo_model::{Geometry, PadShape, PadSpec};
-use tribo_scene::{LinkRef, Scene, ScenePad};
 use tribo_testkit::*;
 
 /// Pad spacing h, m.

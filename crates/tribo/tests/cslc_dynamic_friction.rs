@@ -11,11 +11,11 @@
 //! - Set sliding and released, it decelerates at `μ_d g` (every sphere slides at `μ_d f_n` and the
 //!   spheres' normal forces sum to the weight, so the friction is `μ_d m g`).
 
+#[path = "cslc_common/mod.rs"]
 mod common;
 
 use nalgebra::{Isometry3, Vector3};
-use tribo_cslc_engine::CslcFactory;
-use tribo_engine::{Commands, Engine, EngineFactory, EngineOptions, LinkWrench};
+use tribo_engine::{Commands, Engine, EngineOptions, LinkWrench};
 use tribo_model::Geometry;
 use tribo_testkit::*;
 
@@ -25,7 +25,7 @@ const MASS: f64 = 0.1;
 const MU_S: f64 = 0.6;
 const MU_D: f64 = 0.3;
 
-fn cube_on_bed() -> (Box<dyn Engine>, std::sync::Arc<tribo_scene::Scene>) {
+fn cube_on_bed() -> (Box<dyn Engine>, std::sync::Arc<tribo_engine::Scene>) {
     let table = common::materials(MU_S, MU_D, 0.0);
     let cube = solid(
         "cube",
@@ -36,14 +36,18 @@ fn cube_on_bed() -> (Box<dyn Engine>, std::sync::Arc<tribo_scene::Scene>) {
         "Thing",
     );
     let scene = common::bed_with(cube, Isometry3::translation(0.0, 0.0, 0.5 * SIDE + 1e-4), table);
-    let engine = CslcFactory.build(&scene, &EngineOptions::none()).expect("cslc builds");
+    let engine = tribo::engines()
+        .get("cslc")
+        .expect("cslc is registered")
+        .build(&scene, &EngineOptions::none())
+        .expect("cslc builds");
     (engine, scene)
 }
 
 /// Commands pushing the cube along +x with `force` N at the middle of its bottom face (no
 /// pitching moment, so the pressure under it stays uniform; `at_bottom`) or through its centre
 /// of mass.
-fn push(scene: &tribo_scene::Scene, force: f64, at_bottom: bool) -> Commands {
+fn push(scene: &tribo_engine::Scene, force: f64, at_bottom: bool) -> Commands {
     let lever = if at_bottom { -0.5 * SIDE } else { 0.0 };
     let mut commands = idle(scene);
     let f = Vector3::new(force, 0.0, 0.0);
@@ -60,7 +64,7 @@ fn cube(engine: &dyn Engine) -> (f64, f64) {
     (link.pose.translation.vector.x, link.linear_velocity.x)
 }
 
-fn settle(engine: &mut dyn Engine, scene: &tribo_scene::Scene) {
+fn settle(engine: &mut dyn Engine, scene: &tribo_engine::Scene) {
     let commands = idle(scene);
     for _ in 0..300 {
         engine.step(DT, &commands).expect("step");

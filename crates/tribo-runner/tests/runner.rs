@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use tribo_engine::{
+use tribo_runner::{
     BuildError, Commands, ContactRecord, CsvSink, Engine, EngineFactory, EngineOptions, JointCommand,
     MaterialParameter, Registry, RunError, RunHooks, RunOptions, SceneState, StepError, StepReport, MAX_REPLAY_FRAMES,
     MAX_TRAJECTORY_ROWS,
@@ -44,7 +44,7 @@ impl EngineFactory for Still {
                 .iter()
                 .map(|b| {
                     let n = b.model.links.len();
-                    tribo_engine::BodyState {
+                    tribo_runner::BodyState {
                         links: vec![Default::default(); n],
                         joint_positions: vec![0.0; n],
                         joint_velocities: vec![0.0; n],
@@ -104,11 +104,11 @@ fn registry() -> (Registry, Log) {
 }
 
 /// (time, q_ref, v_ref) of every step's command to the arm's joint (link 1).
-fn commanded(project: &Project, dt: f64) -> (Vec<(f64, f64, f64)>, tribo_engine::RunOutcome) {
+fn commanded(project: &Project, dt: f64) -> (Vec<(f64, f64, f64)>, tribo_runner::RunOutcome) {
     let mut project = project.clone();
     project.simulation.time_step = dt;
     let (registry, log) = registry();
-    let outcome = tribo_engine::run(&project, &registry, "still", &RunOptions::default(), &mut |_, _| {}).expect("run");
+    let outcome = tribo_runner::run(&project, &registry, "still", &RunOptions::default(), &mut |_, _| {}).expect("run");
     let log = log.lock().expect("log").clone();
     let commands = log
         .into_iter()
@@ -186,7 +186,7 @@ fn a_long_run_keeps_bounded_records() {
         progress: &mut |_, _| {},
         rows: Some(&mut sink),
     };
-    let outcome = tribo_engine::run_with(&project, &registry, "still", &options, hooks).expect("run");
+    let outcome = tribo_runner::run_with(&project, &registry, "still", &options, hooks).expect("run");
     assert_eq!(outcome.steps, steps);
     let rows = &outcome.trajectory.rows;
     assert!(rows.len() <= MAX_TRAJECTORY_ROWS + 1, "{} rows", rows.len());
@@ -207,7 +207,7 @@ fn a_long_run_keeps_bounded_records() {
     let csv = String::from_utf8(sink.into_inner()).expect("utf8");
     assert_eq!(csv.lines().count() as u64, 1 + steps + 1, "header and every step's row");
     assert!(csv.starts_with("time,q\n0,0\n"));
-    assert!(matches!(outcome.metrics[0].value, tribo_engine::MetricValue::Number(_)));
+    assert!(matches!(outcome.metrics[0].value, tribo_runner::MetricValue::Number(_)));
 }
 
 /// A nanosecond time step over one second (10⁹ steps) is refused before anything is built,
@@ -217,7 +217,7 @@ fn a_run_of_a_billion_steps_is_refused_unless_allowed() {
     let mut project = load("idle.yaml");
     project.simulation.time_step = 1e-9;
     let (registry, _) = registry();
-    let refused = tribo_engine::run(&project, &registry, "still", &RunOptions::default(), &mut |_, _| {});
+    let refused = tribo_runner::run(&project, &registry, "still", &RunOptions::default(), &mut |_, _| {});
     match refused {
         Err(RunError::TooManySteps(e)) => {
             let text = e.to_string();
@@ -232,12 +232,12 @@ fn a_run_of_a_billion_steps_is_refused_unless_allowed() {
         allow_long_run: true,
         ..Default::default()
     };
-    assert_eq!(tribo_engine::planned_steps(&project, &allowed), Ok(1_000_000_000));
+    assert_eq!(tribo_runner::planned_steps(&project, &allowed), Ok(1_000_000_000));
     // `--time 1e9` at the project's 1 ms is refused the same way.
     let project = load("idle.yaml");
     let long = RunOptions {
         duration: Some(1e9),
         ..Default::default()
     };
-    assert!(tribo_engine::planned_steps(&project, &long).is_err());
+    assert!(tribo_runner::planned_steps(&project, &long).is_err());
 }

@@ -5,11 +5,11 @@
 //! surface at `e v₀` when it met it at `v₀ = √(2 g H)`, so its rebound apex above the surface is
 //! `(e v₀)² / 2g = e² H`: the apex ratio is e² (0 for e = 0, 0.25 for e = 0.5, 0.64 for e = 0.8).
 
+#[path = "cslc_common/mod.rs"]
 mod common;
 
 use nalgebra::Isometry3;
-use tribo_cslc_engine::CslcFactory;
-use tribo_engine::{EngineFactory, EngineOptions};
+use tribo_engine::EngineOptions;
 use tribo_model::Geometry;
 use tribo_testkit::*;
 
@@ -24,7 +24,11 @@ fn apexes(e: f64, bounces: usize) -> Vec<f64> {
     let table = common::materials(0.5, 0.5, e);
     let ball = solid("ball", Geometry::Sphere { radius: RADIUS }, MASS, "Thing");
     let scene = common::bed_with(ball, Isometry3::translation(0.0, 0.0, RADIUS + DROP), table);
-    let mut engine = CslcFactory.build(&scene, &EngineOptions::none()).expect("cslc builds");
+    let mut engine = tribo::engines()
+        .get("cslc")
+        .expect("cslc is registered")
+        .build(&scene, &EngineOptions::none())
+        .expect("cslc builds");
     let commands = idle(&scene);
     let mut out = Vec::new();
     let mut touched = false;

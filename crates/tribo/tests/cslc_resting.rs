@@ -2,10 +2,9 @@
 //! lattice wrench, the skin deflects as the anchor and Hertz springs in series predict.
 
 use nalgebra::{Isometry3, Translation3, Vector3};
-use tribo_cslc_engine::CslcFactory;
-use tribo_engine::{EngineFactory, EngineOptions};
+use tribo_engine::EngineOptions;
+use tribo_engine::{LinkRef, ScenePad};
 use tribo_model::{Geometry, PadShape, PadSpec};
-use tribo_scene::{LinkRef, ScenePad};
 use tribo_testkit::*;
 
 const DT: f64 = 1e-3;
@@ -26,7 +25,7 @@ fn materials() -> tribo_material::ContactTable {
 
 /// A 4 cm cube of 1 kg whose bottom face is a 20 × 20 flat pad (2 mm spacing), resting on the
 /// ground (its pad surface 0.1 mm above it at the start).
-fn cube_on_pad() -> std::sync::Arc<tribo_scene::Scene> {
+fn cube_on_pad() -> std::sync::Arc<tribo_engine::Scene> {
     let table = materials();
     let mut model = solid(
         "cube",
@@ -68,7 +67,11 @@ fn cube_on_pad() -> std::sync::Arc<tribo_scene::Scene> {
 #[test]
 fn a_cube_rests_on_its_pad_and_the_patch_carries_its_weight() {
     let scene = cube_on_pad();
-    let mut engine = CslcFactory.build(&scene, &EngineOptions::none()).expect("cslc builds");
+    let mut engine = tribo::engines()
+        .get("cslc")
+        .expect("cslc is registered")
+        .build(&scene, &EngineOptions::none())
+        .expect("cslc builds");
     let commands = idle(&scene);
     for _ in 0..1500 {
         let report = engine.step(DT, &commands).expect("step");

@@ -5,7 +5,7 @@
 //! sample's controllers would, the palm holds still, 300 steps settle the grasp, then criterion
 //! times single steps of the held grasp.
 //!
-//! `cargo bench -p tribo-cslc-engine --bench grasp -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p tribo --bench grasp -- --warm-up-time 1 --measurement-time 3`
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -72,12 +72,10 @@ fn grasp(c: &mut Criterion) {
     let project = project();
     let commands = commands(&project);
     let mut group = c.benchmark_group("gentle_grasp_step");
-    let factories: [(&str, Box<dyn EngineFactory>); 2] = [
-        ("pgs", Box::new(tribo_pgs::PgsFactory)),
-        ("cslc", Box::new(tribo_cslc_engine::CslcFactory)),
-    ];
-    for (name, factory) in factories {
-        let mut engine = settled(factory.as_ref(), &project, &commands);
+    let engines = tribo::engines();
+    for name in ["pgs", "cslc"] {
+        let factory = engines.get(name).unwrap_or_else(|e| panic!("{e}"));
+        let mut engine = settled(factory, &project, &commands);
         group.bench_function(name, |b| {
             b.iter(|| black_box(engine.step(DT, &commands).map(|r| r.contacts).unwrap_or(0)))
         });

@@ -278,7 +278,7 @@ pub fn run_with(
 fn step_failure(error: &StepError, step: u64, time: f64) -> String {
     match error {
         StepError::Diverged { .. } => error.to_string(),
-        StepError::Other(what) => format!("step {step} (t = {time:.4} s) failed: {what}"),
+        other => format!("step {step} (t = {time:.4} s) failed: {other}"),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Steps per second of `pgs` and `rapier` on two scenes at dt = 2 ms: Choreonoid's SR1 standing
 //! under PD control, and a 10 × 10 × 5 pile of 0.1 m boxes settling (columns 2 mm apart).
 //!
-//! `cargo bench -p tribo-pgs --bench engines`; each iteration is one engine step, so steps/s is
+//! `cargo bench -p tribo --bench engines`; each iteration is one engine step, so steps/s is
 //! the reciprocal of criterion's time per iteration.
 
 use std::path::Path;
@@ -15,7 +15,7 @@ use tribo_testkit::{box_pile, engine, engine_with, idle, sr1_standing};
 
 const DT: f64 = 2e-3;
 
-fn bench_scene(c: &mut Criterion, group: &str, scene: &std::sync::Arc<tribo_scene::Scene>, commands: &Commands) {
+fn bench_scene(c: &mut Criterion, group: &str, scene: &std::sync::Arc<tribo_engine::Scene>, commands: &Commands) {
     let mut g = c.benchmark_group(group);
     let factories: [&dyn EngineFactory; 2] = [&PgsFactory, &RapierFactory];
     for factory in factories {

@@ -1,0 +1,28 @@
+//! tribo as a library.
+//!
+//! [`engines`] is the one list of the contact engines tribo ships; the command-line tool, the
+//! tests and the benchmarks all take it from here.
+
+use tribo_cslc_engine::CslcFactory;
+use tribo_engine::{HostFactory, Registry};
+use tribo_pgs::PgsFactory;
+use tribo_rapier::RapierFactory;
+
+/// Every engine tribo ships, in the order `tribo engines` lists them: `rapier`, `pgs`, and the
+/// compliant sphere lattice on each host that can carry it (`cslc` on `pgs`).
+pub fn engines() -> Registry {
+    let mut registry = Registry::new();
+    registry.register(Box::new(RapierFactory));
+    registry.register(Box::new(PgsFactory));
+    registry.register(Box::new(CslcFactory::new(
+        "cslc",
+        "compliant sphere lattice pads (patches, pressure, friction moments) hosted on the pgs engine",
+        Box::new(PgsFactory),
+    )));
+    registry
+}
+
+/// Every engine that can carry a contact extension (`tribo_engine::ContactHost`).
+pub fn hosts() -> Vec<Box<dyn HostFactory>> {
+    vec![Box::new(PgsFactory)]
+}
