@@ -1,4 +1,4 @@
-//! Turns the solved displacement field into the patch result (`cslc.md` §5).
+//! Turns the solved displacement field into the patch result (`docs/design/lattice-model.md` §5).
 
 use nalgebra::{Point3, Vector3};
 

@@ -1,5 +1,5 @@
 //! Pad lattices: rest positions, normals, radii, area elements and neighbourhoods
-//! (`cslc.md` §2).
+//! (`docs/design/lattice-model.md` §2).
 //!
 //! Pad frame convention: the pad's contact *surface* passes through the pad origin with outward
 //! normal +Z at the origin. Sphere centres sit one radius below the surface
@@ -30,22 +30,22 @@ pub enum PadGeometry {
         nx: usize,
         /// Spheres along Y.
         ny: usize,
-        /// Lattice spacing `h` [m].
+        /// Lattice spacing `h`, m.
         spacing: f64,
-        /// Sphere radius `r` [m] (`h/2` from [`PadGeometry::flat`]).
+        /// Sphere radius `r`, m (`h/2` from [`PadGeometry::flat`]).
         sphere_radius: f64,
     },
     /// Spherical cap of radius `R_d` and half-angle `α` (base radius `R_d sin α`), apex at the
     /// origin, centre of curvature at `(0, 0, −R_d)`. Sampled by the vertical projection of an
     /// `n × n` square grid of cell size `g = 2 R_d sin α / n` covering the base disc.
     Dome {
-        /// Radius of curvature `R_d` [m].
+        /// Radius of curvature `R_d`, m.
         radius: f64,
-        /// Cap half-angle `α` [rad], in (0, π/2).
+        /// Cap half-angle `α`, rad, in (0, π/2).
         cap_angle: f64,
         /// Grid cells across the base diameter.
         n: usize,
-        /// Sphere radius [m] (`g/2` from [`PadGeometry::dome`]).
+        /// Sphere radius, m (`g/2` from [`PadGeometry::dome`]).
         sphere_radius: f64,
     },
 }
@@ -106,7 +106,7 @@ pub struct LatticeSphere {
     pub normal: Vector3<f64>,
     /// Contact radius `r_i`.
     pub radius: f64,
-    /// Area element `a_i` [m²].
+    /// Area element `a_i`, m².
     pub area: f64,
 }
 
@@ -143,12 +143,12 @@ impl Lattice {
         }
     }
 
-    /// Nominal lattice spacing `h` [m] (grid cell size for a dome).
+    /// Nominal lattice spacing `h`, m (grid cell size for a dome).
     pub fn spacing(&self) -> f64 {
         self.spacing
     }
 
-    /// Total pad area `Σ a_i` [m²].
+    /// Total pad area `Σ a_i`, m².
     pub fn area(&self) -> f64 {
         self.spheres.iter().map(|s| s.area).sum()
     }

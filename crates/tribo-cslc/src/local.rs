@@ -1,11 +1,11 @@
-//! The local 3×3 Newton step of one sphere in a Jacobi sweep (`cslc.md` §4).
+//! The local 3×3 Newton step of one sphere in a Jacobi sweep (`docs/design/lattice-model.md` §4).
 //!
 //! All vectors are in the pad frame. With the neighbours frozen at the previous iterate, sphere
 //! `i` must satisfy
 //! `−K δ + b + f_n(δ) m + f_f = 0`, where
-//! `K = K_a (ρ I + (1 − ρ) n nᵀ) + L I` (anchor, `cslc.md` §3.1, plus the diagonal of the lateral
-//! coupling, `L = Σ_j K_ℓ`), `b = K_ℓ Σ_j δ_j` (§3.2), `f_n = k_c a φ^{3/2}` along the target
-//! normal `m` (§3.3) and `f_f` the pre-sliding friction (§3.4). The target surface is linearised
+//! `K = K_a (ρ I + (1 − ρ) n nᵀ) + L I` (anchor, `docs/design/lattice-model.md` §3.1, plus the diagonal
+//! of the lateral coupling, `L = Σ_j K_ℓ`), `b = K_ℓ Σ_j δ_j` (§3.2), `f_n = k_c a φ^{3/2}` along the
+//! target normal `m` (§3.3) and `f_f` the pre-sliding friction (§3.4). The target surface is linearised
 //! at the current iterate, `φ(δ) = φ_k − m·(δ − δ_k)`, and the Hertz law is then solved exactly
 //! along the sphere's path (`hertz_equilibrium`); its tangent `H = 1.5 k_c a φ^{1/2}` only
 //! measures the residual.
@@ -32,7 +32,7 @@ use nalgebra::{Matrix3, Vector3};
 pub(crate) struct Contact {
     /// Index of the touched target.
     pub target: usize,
-    /// Penetration `φ > 0` [m].
+    /// Penetration `φ > 0`, m.
     pub penetration: f64,
     /// Target outward normal `m` in the pad frame.
     pub normal: Vector3<f64>,
@@ -59,7 +59,7 @@ pub(crate) struct LocalProblem<'a> {
     pub delta: Vector3<f64>,
     pub stick_anchor: Vector3<f64>,
     pub contact: Option<Contact>,
-    /// `k_c · a_i` [N/m^{1.5}].
+    /// `k_c · a_i`, N/m^{1.5}.
     pub contact_coefficient: f64,
     /// Stick limit `μ_lim` (module docs): `μ_s` after a sticking step, `μ_d` after a sliding one.
     pub stick_limit: f64,

@@ -1,10 +1,10 @@
-//! Stiffness and solver parameters of a CSLC pad (design: `cslc.md` §3–4).
+//! Stiffness and solver parameters of a CSLC pad (design: `docs/design/lattice-model.md` §3–4).
 //!
 //! Units are chosen so that results do not depend on the lattice resolution:
 //! stiffnesses are given *per unit area* of pad surface and every sphere receives
 //! its share through its area element `a_i`.
 
-/// How the Jacobi sweeps are accelerated (`cslc.md` §4, "improve the conditioning").
+/// How the Jacobi sweeps are accelerated (`docs/design/lattice-model.md` §4, "improve the conditioning").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Acceleration {
     /// Damped Jacobi: `δ ← δ + ω (δ̂ − δ)` with `ω = relaxation`.
@@ -24,22 +24,22 @@ pub enum Acceleration {
 /// Parameters of the CSLC model (SI units).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CslcParams {
-    /// Anchor stiffness per unit area `k_a` [N/m³]. Sphere `i` is held to its rest position by a
-    /// spring `K_a,i = k_a · a_i` [N/m] (normal direction; tangential `ρ K_a,i`).
+    /// Anchor stiffness per unit area `k_a`, N/m³. Sphere `i` is held to its rest position by a
+    /// spring `K_a,i = k_a · a_i`, N/m (normal direction; tangential `ρ K_a,i`).
     pub anchor_stiffness: f64,
-    /// Tangential-to-normal anchor ratio `ρ` [-] (`cslc.md` §3.1).
+    /// Tangential-to-normal anchor ratio `ρ`, dimensionless (`docs/design/lattice-model.md` §3.1).
     pub tangential_ratio: f64,
-    /// Characteristic decay length `ℓ` [m] of the lateral coupling (`cslc.md` §3.2).
+    /// Characteristic decay length `ℓ`, m, of the lateral coupling (`docs/design/lattice-model.md` §3.2).
     ///
     /// The paper writes `ℓ = h √(k_ℓ/k_a)`. Holding the *physical* `ℓ` fixed when the lattice is
     /// refined makes the patch width resolution-consistent. The discrete equation of sphere `i`,
     /// `K_a,i δ_i + Σ_j K_ℓ (δ_i − δ_j) = F_i`, with `Σ_j (δ_i − δ_j) ≈ −h² ∇²δ` and divided by
     /// `a_i = h²`, is the screened Poisson equation `k_a δ − K_ℓ ∇²δ = p`, i.e.
-    /// `k_a (δ − ℓ² ∇²δ) = p` when `K_ℓ = k_a ℓ²` [N/m] per neighbour link — a membrane tension,
+    /// `k_a (δ − ℓ² ∇²δ) = p` when `K_ℓ = k_a ℓ²`, N/m per neighbour link — a membrane tension,
     /// independent of `h`.
     /// Equivalently the per-area ratio is `k_ℓ/k_a = (ℓ/h)²` and `K_ℓ = k_ℓ · a_i`.
     pub lateral_length: f64,
-    /// Contact stiffness `k_c` [N/m^3.5] of the Hertz-type law `f = k_c A s φ^{3/2}`
+    /// Contact stiffness `k_c`, N/m^3.5, of the Hertz-type law `f = k_c A s φ^{3/2}`
     /// (pressure per penetration^{3/2}: Pa / m^{1.5}).
     pub contact_stiffness: f64,
     /// Relaxation factor `ω ∈ (0, 1]` of the damped Jacobi sweep.
@@ -85,7 +85,7 @@ impl CslcParams {
         (self.lateral_length / spacing).powi(2)
     }
 
-    /// Lateral spring per neighbour link `K_ℓ = k_a ℓ²` [N/m].
+    /// Lateral spring per neighbour link `K_ℓ = k_a ℓ²`, N/m.
     pub fn lateral_spring(&self) -> f64 {
         self.anchor_stiffness * self.lateral_length * self.lateral_length
     }

@@ -1,13 +1,14 @@
-//! What a pad step reports (`cslc.md` §5): the patch, per-sphere forces and the solver's state.
+//! What a pad step reports (`docs/design/lattice-model.md` §5): the patch, per-sphere forces and the
+//! solver's state.
 
 use nalgebra::{Point3, Vector3};
 
 /// A force and a torque about a stated point, world frame.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Wrench {
-    /// Force [N].
+    /// Force, N.
     pub force: Vector3<f64>,
-    /// Torque [N·m] about the reference point (the pad origin in [`PatchResult`]).
+    /// Torque, N·m, about the reference point (the pad origin in [`PatchResult`]).
     pub torque: Vector3<f64>,
 }
 
@@ -30,9 +31,9 @@ impl Wrench {
 /// exact opposite of its share in `target_wrenches` (momentum conserved by construction).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PatchResult {
-    /// Total force on the pad link [N].
+    /// Total force on the pad link, N.
     pub total_force: Vector3<f64>,
-    /// Total torque on the pad link about the pad origin [N·m].
+    /// Total torque on the pad link about the pad origin, N·m.
     pub total_torque: Vector3<f64>,
     /// Wrench on the pad link (same as `total_force`, `total_torque`).
     pub pad_wrench: Wrench,
@@ -43,29 +44,29 @@ pub struct PatchResult {
     pub center_of_pressure: Option<Point3<f64>>,
     /// Patch normal: unit direction of the summed normal forces (zero without contact).
     pub patch_normal: Vector3<f64>,
-    /// Friction moment about the patch normal through the centre of pressure [N·m].
+    /// Friction moment about the patch normal through the centre of pressure, N·m.
     pub friction_moment: f64,
-    /// Area of the touching spheres `Σ a_i` [m²].
+    /// Area of the touching spheres `Σ a_i`, m².
     pub contact_area: f64,
-    /// Per-sphere normal (Hertz) force magnitude [N].
+    /// Per-sphere normal (Hertz) force magnitude, N.
     pub normal_forces: Vec<f64>,
-    /// Per-sphere pressure `f_n,i / a_i` [Pa].
+    /// Per-sphere pressure `f_n,i / a_i`, Pa.
     pub pressures: Vec<f64>,
-    /// Per-sphere contact + friction force on the sphere [N].
+    /// Per-sphere contact + friction force on the sphere, N.
     pub sphere_forces: Vec<Vector3<f64>>,
-    /// Per-sphere centre `q_i` [m].
+    /// Per-sphere centre `q_i`, m.
     pub sphere_centers: Vec<Point3<f64>>,
     /// Per-sphere index of the touched target (`None` without contact).
     pub sphere_targets: Vec<Option<usize>>,
     /// Per-sphere nearest target within reach at the end of the step, touching or not:
-    /// `(target, φ, outward normal (world))` with `φ < 0` a gap [m] (the start-of-step tangent
+    /// `(target, φ, outward normal (world))` with `φ < 0` a gap, m (the start-of-step tangent
     /// plane; hosts use it to anticipate contact within the next step).
     pub approaches: Vec<Option<(usize, f64, Vector3<f64>)>>,
     /// Per-sphere outward normal of the touched target (world; zero without contact).
     pub sphere_normals: Vec<Vector3<f64>>,
-    /// Per-sphere penetration `φ_i` [m] (0 without contact).
+    /// Per-sphere penetration `φ_i`, m (0 without contact).
     pub penetrations: Vec<f64>,
-    /// Per-sphere inward deflection of the skin `−δ_i·n_i` [m] (positive when pushed in).
+    /// Per-sphere inward deflection of the skin `−δ_i·n_i`, m (positive when pushed in).
     pub deflections: Vec<f64>,
     /// Per-sphere friction coefficient at the end of the step: `μ_d` for a sliding sphere, `μ_s`
     /// for a sticking one (0 without contact).

@@ -1,5 +1,6 @@
 //! The pad: lattice, parameters and the persistent displacement field, solved each step to
-//! quasi-static equilibrium `f_a + f_ℓ + f_c + f_f = 0` by Jacobi sweeps (`cslc.md` §4).
+//! quasi-static equilibrium `f_a + f_ℓ + f_c + f_f = 0` by Jacobi sweeps
+//! (`docs/design/lattice-model.md` §4).
 //!
 //! Every sweep computes all local updates from the previous iterate into a fresh buffer
 //! (`rayon` `par_iter().map().collect()`), and every reduction runs sequentially in sphere order,
@@ -91,7 +92,7 @@ pub struct StepInput<'a> {
     /// Dynamic friction coefficient `μ_d`: a sliding sphere's friction, until its stick reaction
     /// falls within `μ_d f_n` again (`local.rs`). Equal to `friction` for one coefficient.
     pub dynamic_friction: f64,
-    /// Step length [s] (carries the relative surface motion into the stick anchors).
+    /// Step length, s (carries the relative surface motion into the stick anchors).
     pub dt: f64,
 }
 

@@ -1,4 +1,4 @@
-//! Contact targets through their signed distance (`cslc.md` §3.3).
+//! Contact targets through their signed distance (`docs/design/lattice-model.md` §3.3).
 //!
 //! Sign convention: `distance(x)` is the usual signed distance, **positive outside** the solid
 //! and negative inside. A lattice sphere of radius `r` centred at `q` penetrates by
@@ -12,9 +12,9 @@ use nalgebra::{Isometry3, Point3, Vector2, Vector3};
 /// Rigid velocity of a body: linear velocity of its frame origin and angular velocity, world frame.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Twist {
-    /// Velocity of the body-frame origin [m/s].
+    /// Velocity of the body-frame origin, m/s.
     pub linear: Vector3<f64>,
-    /// Angular velocity [rad/s].
+    /// Angular velocity, rad/s.
     pub angular: Vector3<f64>,
 }
 
@@ -27,11 +27,11 @@ impl Twist {
 
 /// Something a lattice sphere can touch (world frame).
 pub trait Target: Sync {
-    /// Signed distance of world point `x` to the surface, positive outside [m].
+    /// Signed distance of world point `x` to the surface, positive outside, m.
     fn distance(&self, x: &Point3<f64>) -> f64;
     /// Unit outward surface normal at (or nearest to) world point `x`.
     fn normal(&self, x: &Point3<f64>) -> Vector3<f64>;
-    /// Velocity of the target's material at world point `x` [m/s].
+    /// Velocity of the target's material at world point `x`, m/s.
     fn surface_velocity(&self, x: &Point3<f64>) -> Vector3<f64>;
 }
 
@@ -99,7 +99,7 @@ impl Shape for Plane {
 /// Ball of radius `radius` centred at the origin.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sphere {
-    /// Radius [m].
+    /// Radius, m.
     pub radius: f64,
 }
 
@@ -115,7 +115,7 @@ impl Shape for Sphere {
 /// Box of half-extents `half_extents` centred at the origin.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cuboid {
-    /// Half-extents along X, Y, Z [m].
+    /// Half-extents along X, Y and Z, m.
     pub half_extents: Vector3<f64>,
 }
 
@@ -187,9 +187,9 @@ fn revolved_distance_and_normal(edges: &[(Vector2<f64>, Vector2<f64>)], p: &Poin
 /// Cylinder of radius `radius` and total height `height` along local Y, centred.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cylinder {
-    /// Radius [m].
+    /// Radius, m.
     pub radius: f64,
-    /// Height along Y [m].
+    /// Height along Y, m.
     pub height: f64,
 }
 
@@ -217,9 +217,9 @@ impl Shape for Cylinder {
 /// `y = −height/2`, apex at `y = +height/2`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cone {
-    /// Base radius [m].
+    /// Base radius, m.
     pub radius: f64,
-    /// Height [m].
+    /// Height, m.
     pub height: f64,
 }
 
@@ -245,9 +245,9 @@ impl Shape for Cone {
 /// Capsule: the points within `radius` of the segment `y ∈ [−length/2, length/2]` on local Y.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Capsule {
-    /// Radius [m].
+    /// Radius, m.
     pub radius: f64,
-    /// Length of the axis segment (cylindrical part) [m].
+    /// Length of the axis segment (cylindrical part), m.
     pub length: f64,
 }
 

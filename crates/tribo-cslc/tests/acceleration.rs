@@ -1,6 +1,6 @@
-//! Chebyshev acceleration (`cslc.md` §4, "improve the conditioning") changes the path, not the
-//! answer: both sweeps iterate the same local Newton map `δ ↦ δ̂(δ)`, whose fixed point is the
-//! equilibrium; damped Jacobi takes `δ + ω (δ̂ − δ)` and Chebyshev a three-term recurrence with
+//! Chebyshev acceleration (`docs/design/lattice-model.md` §4, "improve the conditioning") changes the
+//! path, not the answer: both sweeps iterate the same local Newton map `δ ↦ δ̂(δ)`, whose fixed point
+//! is the equilibrium; damped Jacobi takes `δ + ω (δ̂ − δ)` and Chebyshev a three-term recurrence with
 //! the same fixed point (Golub & Van Loan §11.2.8).
 //!
 //! Agreement bound: at a relative force residual `r` the distance to the fixed point is about

@@ -1,4 +1,4 @@
-//! Pre-sliding friction (`cslc.md` §3.4) against closed forms.
+//! Pre-sliding friction (`docs/design/lattice-model.md` §3.4) against closed forms.
 //!
 //! Setup: a 20 × 20 flat pad (side `L` = 20 mm, `h` = 1 mm) pressed on a plane by a known load `W`.
 //! The plane indents the pad uniformly, so every sphere carries the same normal force

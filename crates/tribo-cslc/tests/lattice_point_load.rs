@@ -1,5 +1,5 @@
-//! The paper's experiment 1 (`cslc.md` §6.1): a 15×15 flat lattice under a point load. The
-//! normal deflection far from the load follows the 2-D screened-Poisson Green's function
+//! The paper's experiment 1 (`docs/design/lattice-model.md` §6.1): a 15×15 flat lattice under a point
+//! load. The normal deflection far from the load follows the 2-D screened-Poisson Green's function
 //! `A K0(r/ℓ)` with `ℓ = h √(k_ℓ/k_a)`.
 //!
 //! Load: a rigid sphere indenter of radius `0.2 h` pressed on the centre sphere; it touches only

@@ -1,7 +1,7 @@
 //! Writes a walking pattern as a Choreonoid `.seq`: a CompositeSeq (format version 2) BodyMotion
 //! with a MultiValueSeq `JointDisplacement` component (radians, column j = joint id j) and an
 //! optional Vector3Seq `ZMP` component (world frame, `isRootRelative: false`) —
-//! choreonoid-formats.md §3, the layout of Choreonoid's SR1WalkPattern2.seq.
+//! docs/design/choreonoid-formats.md §3, the layout of Choreonoid's SR1WalkPattern2.seq.
 
 use std::fmt::Write as _;
 use std::io;

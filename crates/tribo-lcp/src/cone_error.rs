@@ -1,4 +1,5 @@
-//! How far a pyramid is from the circular friction cone (chapter §4.1.3 "近似精度分析").
+//! How far a pyramid is from the circular friction cone (`docs/design/contact-mechanics.md` §4.1.3, the
+//! approximation error).
 //!
 //! The chapter defines ε = max over f ∈ 𝒦_poly of d(f, 𝒦)/‖f‖ and quotes about 29 %, 8 % and 2 % for
 //! m = 4, 8 and 16 edges. Those figures are 1 − cos(π/m) (29.3 %, 7.6 %, 1.9 %): the relative error of

@@ -1,4 +1,5 @@
-//! The frictional contact problem on the Delassus operator (chapter §4.2.2, §4.2.4).
+//! The frictional contact problem on the Delassus operator (`docs/design/contact-mechanics.md` §4.2.2,
+//! §4.2.4).
 //!
 //! With n contacts, unknowns and velocities come in blocks of three, contact c owning rows 3c + k:
 //! k = [`NORMAL`] (λₙ, vₙ), k = [`TANGENT_1`] and [`TANGENT_2`] (λₜ, vₜ). The contact velocity after the
@@ -148,9 +149,9 @@ impl<D: DelassusRows> ContactProblem<D> {
 }
 
 impl ContactProblem<DMatrix<f64>> {
-    /// Build the problem from the dynamics of one step (chapter §4.2.2): with contact Jacobian J
-    /// (3n × d, rows normal, t₁, t₂ per contact), generalised mass M (d × d, symmetric positive
-    /// definite), velocity v⁻ (d), external generalised force f_ext (d) and step h (s),
+    /// Build the problem from the dynamics of one step (`docs/design/contact-mechanics.md` §4.2.2):
+    /// with contact Jacobian J (3n × d, rows normal, t₁, t₂ per contact), generalised mass M (d × d,
+    /// symmetric positive definite), velocity v⁻ (d), external generalised force f_ext (d) and step h (s),
     /// A = J M⁻¹ Jᵀ and b = J(v⁻ + h M⁻¹ f_ext).
     pub fn from_dynamics(
         jacobian: &DMatrix<f64>,

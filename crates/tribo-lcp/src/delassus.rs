@@ -1,4 +1,5 @@
-//! How a solver reads the Delassus operator A = J M⁻¹ Jᵀ (chapter §4.2.2): one row at a time.
+//! How a solver reads the Delassus operator A = J M⁻¹ Jᵀ (`docs/design/contact-mechanics.md` §4.2.2):
+//! one row at a time.
 //!
 //! Projected Gauss–Seidel visits the unknowns in order and needs, for row i, the product (Aλ)ᵢ with the
 //! current λ, and once per solve the diagonal (and, for contacts, the 3×3 diagonal blocks). That is all
@@ -208,8 +209,9 @@ impl BlockSparseDelassus {
     /// Add the coupling through one body with six velocity coordinates (a free rigid body, or one
     /// 6-dof block of a larger system): for every pair of its contacts (a, b),
     /// A_ab += J_a M⁻¹ J_bᵀ, where J_a (3×6) maps the body's velocity to contact a's (normal, t₁, t₂)
-    /// velocity and `inverse_mass` is M⁻¹ (6×6). Chapter §4.2.2: A = J M⁻¹ Jᵀ, summed over bodies.
-    /// Returns false when a contact index is out of range (nothing is added then).
+    /// velocity and `inverse_mass` is M⁻¹ (6×6). `docs/design/contact-mechanics.md` §4.2.2:
+    /// A = J M⁻¹ Jᵀ, summed over bodies. Returns false when a contact index is out of range (nothing is
+    /// added then).
     pub fn add_body_coupling(&mut self, contacts: &[(usize, Matrix3x6<f64>)], inverse_mass: &Matrix6<f64>) -> bool {
         if contacts.iter().any(|(c, _)| *c >= self.block_rows.len()) {
             return false;

@@ -1,5 +1,5 @@
-//! Contact force distribution (chapter §4.4.3): the contact forces of least total norm that produce a
-//! desired wrench,
+//! Contact force distribution (`docs/design/contact-mechanics.md` §4.4.3): the contact forces of least
+//! total norm that produce a desired wrench,
 //!
 //! min Σᵢ ‖fᵢ‖²  subject to  Σᵢ Gᵢfᵢ = w_des,  fᵢ ∈ 𝒦ᵢ.
 //!

@@ -1,4 +1,5 @@
-//! Force closure (chapter §4.3.1): can the contacts resist every external wrench?
+//! Force closure (`docs/design/contact-mechanics.md` §4.3.1): can the contacts resist every external
+//! wrench?
 //!
 //! The chapter's test is rank(G) = 6 and 0 ∈ int(ConvexHull(G𝒦)). With the friction cones replaced by
 //! their inscribed m-edge pyramids, G𝒦 is the cone spanned by the primitive wrenches wⱼ = Gᵢdᵢₖ

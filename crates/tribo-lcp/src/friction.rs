@@ -1,4 +1,4 @@
-//! Friction sets and their projections (chapter §4.1.2–4.1.3, §4.2.4).
+//! Friction sets and their projections (`docs/design/contact-mechanics.md` §4.1.2–4.1.3, §4.2.4).
 //!
 //! At a contact with normal impulse λₙ the tangential impulse λₜ = (λₜ₁, λₜ₂) must lie in a set F(μλₙ)
 //! of "radius" r = μλₙ:
@@ -23,7 +23,8 @@ use crate::error::{Error, Result};
 pub enum FrictionModel {
     /// Each tangent direction bounded on its own: \|λₜₖ\| ≤ μλₙ.
     Box,
-    /// Inscribed regular pyramid with `edges` ≥ 3 edges (chapter §4.1.3: m = 4, 8, 16 are typical).
+    /// Inscribed regular pyramid with `edges` ≥ 3 edges (`docs/design/contact-mechanics.md` §4.1.3:
+    /// m = 4, 8, 16 are typical).
     Pyramid {
         /// m, the number of edges.
         edges: usize,

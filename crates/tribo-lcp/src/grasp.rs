@@ -1,5 +1,5 @@
 //! Contact points, the grasp matrix G and the primitive wrenches of linearised friction cones
-//! (chapter §4.1.4 "扳手空间的可行域", §4.3.1, §4.4.3).
+//! (`docs/design/contact-mechanics.md` §4.1.4, the feasible wrench set; §4.3.1, §4.4.3).
 
 use nalgebra::{DMatrix, Matrix6x3, Vector3};
 
@@ -42,8 +42,8 @@ impl ContactPoint {
 }
 
 /// The grasp matrix G = [G₁ … Gₙ] (6 × 3n): w = G f maps the stacked contact forces (each in its
-/// contact coordinates t₁, t₂, n; N) to the total wrench about `reference` (N, N·m). Chapter §4.1.4:
-/// w = G f = Σᵢ Gᵢ fᵢ.
+/// contact coordinates t₁, t₂, n; N) to the total wrench about `reference` (N, N·m).
+/// `docs/design/contact-mechanics.md` §4.1.4: w = G f = Σᵢ Gᵢ fᵢ.
 pub fn grasp_matrix(contacts: &[ContactPoint], reference: &Vector3<f64>) -> DMatrix<f64> {
     let mut g = DMatrix::zeros(6, 3 * contacts.len());
     for (i, contact) in contacts.iter().enumerate() {
@@ -54,8 +54,8 @@ pub fn grasp_matrix(contacts: &[ContactPoint], reference: &Vector3<f64>) -> DMat
 }
 
 /// The primitive wrenches (6 × n·m): column i·m + k is Gᵢ dᵢₖ, the wrench of the unit force along the
-/// k-th edge of contact i's inscribed m-edge pyramid (chapter §4.1.3 edges; their non-negative
-/// combinations are the wrenches the linearised cones can exert).
+/// k-th edge of contact i's inscribed m-edge pyramid (`docs/design/contact-mechanics.md` §4.1.3 edges;
+/// their non-negative combinations are the wrenches the linearised cones can exert).
 pub fn primitive_wrenches(contacts: &[ContactPoint], edges: usize, reference: &Vector3<f64>) -> DMatrix<f64> {
     let mut w = DMatrix::zeros(6, contacts.len() * edges);
     for (i, contact) in contacts.iter().enumerate() {

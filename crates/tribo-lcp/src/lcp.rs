@@ -1,4 +1,4 @@
-//! The linear complementarity problem (chapter §4.2.2):
+//! The linear complementarity problem (`docs/design/contact-mechanics.md` §4.2.2):
 //! find λ ≥ 0 with w = Aλ + b ≥ 0 and λᵀw = 0, written 0 ≤ λ ⊥ Aλ + b ≥ 0.
 
 use nalgebra::{DMatrix, DVector};

@@ -1,4 +1,4 @@
-//! Lemke's complementary pivoting method (chapter §4.2.3 "Lemke算法"; Cottle, Pang & Stone,
+//! Lemke's complementary pivoting method (`docs/design/contact-mechanics.md` §4.2.3; Cottle, Pang & Stone,
 //! *The Linear Complementarity Problem*, §4.4).
 //!
 //! Solve 0 ≤ z ⊥ w = Mz + q ≥ 0 by adding an artificial variable z₀ with covering vector d = 1:

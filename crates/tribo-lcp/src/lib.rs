@@ -1,8 +1,9 @@
-//! Contact solvers and contact analysis for tribo, after chapter 4 ("接触力学基础", contact mechanics
-//! fundamentals) of the robotics text in `shared/seeds/contact-mechanics-chapter.zh.txt`. The crate sees
-//! matrices and problems only: no scenes, bodies or files.
+//! Contact solvers and contact analysis for tribo, after chapter 4 (contact mechanics fundamentals) of
+//! a robotics textbook, summarised with the chapter's section numbers in
+//! `docs/design/contact-mechanics.md` ("the chapter" below). The crate sees matrices and problems
+//! only: no scenes, bodies or files.
 //!
-//! # Solvers (chapter §4.2)
+//! # Solvers (`docs/design/contact-mechanics.md` §4.2)
 //!
 //! - [`Lcp`]: 0 ≤ λ ⊥ Aλ + b ≥ 0 with dense A.
 //! - [`ContactProblem`]: per-contact blocks (normal, t₁, t₂) on the Delassus operator A = J M⁻¹ Jᵀ with
@@ -18,7 +19,7 @@
 //! - [`SolveReport`]: iterations, natural-map residual, complementarity error, converged
 //!   (definitions in [`report`]).
 //!
-//! # Analysis (chapter §4.1, §4.3, §4.4)
+//! # Analysis (`docs/design/contact-mechanics.md` §4.1, §4.3, §4.4)
 //!
 //! - [`point_contact_wrench`], [`Wrench`]; [`ContactPoint`], [`grasp_matrix`], [`primitive_wrenches`].
 //! - [`pyramid_edges`] (the chapter's dₖ) and the cone approximation error [`pyramid_relative_error`].

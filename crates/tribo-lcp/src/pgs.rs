@@ -1,4 +1,5 @@
-//! Projected Gauss–Seidel (chapter §4.2.3), for the plain LCP and, block by block, for contacts.
+//! Projected Gauss–Seidel (`docs/design/contact-mechanics.md` §4.2.3), for the plain LCP and, block by
+//! block, for contacts.
 //!
 //! **LCP.** One sweep visits i = 0..n in order and sets, with the latest values of every λⱼ,
 //!

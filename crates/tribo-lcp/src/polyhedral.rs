@@ -1,6 +1,6 @@
-//! Polyhedral friction as an LCP (chapter §4.1.3 linearised cone; Stewart & Trinkle, "An implicit
-//! time-stepping scheme for rigid body dynamics with inelastic collisions and Coulomb friction",
-//! IJNME 39, 1996, eq. 12), solved by Lemke's method.
+//! Polyhedral friction as an LCP (`docs/design/contact-mechanics.md` §4.1.3 linearised cone; Stewart &
+//! Trinkle, "An implicit time-stepping scheme for rigid body dynamics with inelastic collisions and
+//! Coulomb friction", IJNME 39, 1996, eq. 12), solved by Lemke's method.
 //!
 //! Each contact's tangential impulse is written over edge directions uₖ (unit vectors in the tangent
 //! plane) as λₜ = Σₖ uₖ βₖ with βₖ ≥ 0, and each group of directions gets a slack γ (≈ the sliding

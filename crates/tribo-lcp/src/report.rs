@@ -6,10 +6,10 @@
 //! current λₙ. r = 0 exactly at a solution. It mixes units (N·s and m/s), as any natural map does;
 //! near a solution it is dominated by the velocity error, so a tolerance of 1e-8 reads as 1e-8 m/s.
 //!
-//! **Complementarity error**: for the LCP, maxᵢ |λᵢ wᵢ| (N·m = J per row, chapter §4.2.1 "fₙ·δₙ ≤
-//! ε_comp"). For a contact, the larger of |λₙ wₙ| and the dissipation gap |h_F(−wₜ) + wₜᵀλₜ|, where
-//! h_F is the support function of F(μλₙ): the gap is zero exactly when λₜ dissipates the most energy
-//! the friction set allows (maximum dissipation, §4.2.1).
+//! **Complementarity error**: for the LCP, maxᵢ |λᵢ wᵢ| (N·m = J per row; the chapter's tolerance
+//! fₙ·δₙ ≤ ε_comp, `docs/design/contact-mechanics.md` pitfall 2). For a contact, the larger of |λₙ wₙ|
+//! and the dissipation gap |h_F(−wₜ) + wₜᵀλₜ|, where h_F is the support function of F(μλₙ): the gap is
+//! zero exactly when λₜ dissipates the most energy the friction set allows (maximum dissipation, §4.2.1).
 
 use nalgebra::DVector;
 

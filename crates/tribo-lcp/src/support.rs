@@ -1,5 +1,6 @@
-//! The support polygon (chapter §4.4.2: "CoP必须在支撑多边形内", the ZMP stability condition):
-//! the convex hull of the contact points in the contact plane, and the signed distance of a point to it.
+//! The support polygon (`docs/design/contact-mechanics.md` §4.4.2: the CoP, and the ZMP for balance,
+//! must lie in it): the convex hull of the contact points in the contact plane, and the signed distance
+//! of a point to it.
 
 use nalgebra::{Vector2, Vector3};
 use std::cmp::Ordering;

@@ -1,4 +1,5 @@
-//! Wrenches: a force and a torque about a stated point (chapter §4.4.1, exercise 4.3).
+//! Wrenches: a force and a torque about a stated point (`docs/design/contact-mechanics.md` §4.4.1,
+//! exercise 4.3).
 
 use nalgebra::{Vector3, Vector6};
 use std::ops::{Add, AddAssign};
@@ -66,8 +67,8 @@ impl AddAssign for Wrench {
     }
 }
 
-/// The wrench of a force f applied at a point p, about the origin: w = [f; p × f] (chapter §4.4.1,
-/// exercise 4.3).
+/// The wrench of a force f applied at a point p, about the origin: w = [f; p × f]
+/// (`docs/design/contact-mechanics.md` §4.4.1, exercise 4.3).
 pub fn point_contact_wrench(point: &Vector3<f64>, force: &Vector3<f64>) -> Wrench {
     Wrench {
         force: *force,

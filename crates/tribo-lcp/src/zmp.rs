@@ -1,4 +1,4 @@
-//! Centre of pressure and zero-moment point (chapter §4.4.2).
+//! Centre of pressure and zero-moment point (`docs/design/contact-mechanics.md` §4.4.2).
 //!
 //! - CoP: p_CoP = Σᵢ fₙᵢ pᵢ / Σᵢ fₙᵢ, with fₙᵢ = n·fᵢ the force component along the plane normal
 //!   (the chapter writes f_zᵢ for a horizontal floor).
@@ -72,8 +72,8 @@ impl PointForce {
     }
 }
 
-/// Centre of pressure of contact forces (chapter §4.4.2): p = Σ fₙᵢpᵢ / Σ fₙᵢ with fₙᵢ = n·fᵢ.
-/// Error when Σ fₙᵢ ≤ 0 (nothing presses on the plane).
+/// Centre of pressure of contact forces (`docs/design/contact-mechanics.md` §4.4.2):
+/// p = Σ fₙᵢpᵢ / Σ fₙᵢ with fₙᵢ = n·fᵢ. Error when Σ fₙᵢ ≤ 0 (nothing presses on the plane).
 pub fn centre_of_pressure(forces: &[PointForce], plane: &Plane) -> Result<Vector3<f64>> {
     let mut total = 0.0;
     let mut weighted = Vector3::zeros();

@@ -1,5 +1,5 @@
-//! Contact analysis of chapter §4.3–4.4 against analytic answers: force closure, CoP, ZMP, support
-//! polygon, and contact force distribution.
+//! Contact analysis of `docs/design/contact-mechanics.md` §4.3–4.4 against analytic answers: force
+//! closure, CoP, ZMP, support polygon, and contact force distribution.
 
 use nalgebra::{DVector, Vector3};
 use std::f64::consts::PI;

@@ -170,14 +170,14 @@ fn the_euclidean_3d_reading_of_the_definition_depends_on_mu() {
 }
 
 /// Planar wrench of a frictionless contact at `p` pushing along the inward normal `n`:
-/// (n_x, n_y, p × n) (chapter §4.4.1 restricted to the plane).
+/// (n_x, n_y, p × n) (`docs/design/contact-mechanics.md` §4.4.1 restricted to the plane).
 fn planar_wrench(p: (f64, f64), n: (f64, f64)) -> [f64; 3] {
     [n.0, n.1, p.0 * n.1 - p.1 * n.0]
 }
 
-/// Whether planar wrenches positively span ℝ³ (force closure, chapter §4.3.1): rank 3 and a
-/// strictly positive combination equal to zero, found as in `force_closure` by the non-negative
-/// least-squares LCP 0 ≤ y ⊥ WᵀW y + WᵀW 1 ≥ 0 with c = 1 + y.
+/// Whether planar wrenches positively span ℝ³ (force closure, `docs/design/contact-mechanics.md`
+/// §4.3.1): rank 3 and a strictly positive combination equal to zero, found as in `force_closure` by
+/// the non-negative least-squares LCP 0 ≤ y ⊥ WᵀW y + WᵀW 1 ≥ 0 with c = 1 + y.
 fn planar_force_closure(wrenches: &[[f64; 3]]) -> bool {
     let w = DMatrix::from_fn(3, wrenches.len(), |r, c| wrenches[c][r]);
     let sigma = w.clone().svd(false, false).singular_values;

@@ -1,11 +1,12 @@
-//! One `contact_materials:` entry (Choreonoid `ContactMaterial`, choreonoid-formats.md §1.1-1.2).
+//! One `contact_materials:` entry (Choreonoid `ContactMaterial`, docs/design/choreonoid-formats.md
+//! §1.1-1.2).
 
 use tribo_yaml::{closest, Diagnostic, Error, Fields, Location, Node};
 
 use crate::extras::Extras;
 use crate::provenance::{entry_location, number_or, read_number, required, Range, ValueSource};
 
-/// Choreonoid's defaults for a contact material (ContactMaterial.cpp:52-57).
+/// Choreonoid's defaults for a contact material (choreonoid@25994f3eda src/Body/ContactMaterial.cpp:52-57).
 pub const DEFAULT_FRICTION: f64 = 0.5;
 pub const DEFAULT_RESTITUTION: f64 = 0.0;
 
@@ -63,7 +64,8 @@ pub(crate) struct ParsedContact {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Parse one `contact_materials:` entry, in Choreonoid's order (ContactMaterial.cpp:28-44):
+/// Parse one `contact_materials:` entry, in Choreonoid's order
+/// (choreonoid@25994f3eda src/Body/ContactMaterial.cpp:28-44):
 /// `friction` sets both coefficients, then `static_friction` (or `staticFriction` if the former is
 /// absent) and `dynamic_friction`/`dynamicFriction` override one side each, then `restitution`.
 pub(crate) fn parse_contact(node: &Node) -> Result<ParsedContact, Error> {
@@ -162,8 +164,8 @@ pub(crate) fn parse_contact(node: &Node) -> Result<ParsedContact, Error> {
     })
 }
 
-/// Every pair j<k of an entry's names (choreonoid-formats.md §1.2): `[A, B, C]` gives (A,B), (A,C),
-/// (B,C); `[A, A]` gives (A,A).
+/// Every pair j<k of an entry's names (docs/design/choreonoid-formats.md §1.2): `[A, B, C]` gives
+/// (A,B), (A,C), (B,C); `[A, A]` gives (A,A).
 pub(crate) fn pairs_of(names: &[String]) -> Vec<(&str, &str)> {
     let mut pairs = Vec::new();
     for (j, a) in names.iter().enumerate() {

@@ -1,5 +1,5 @@
 //! Choreonoid material and contact-material tables, with Choreonoid's semantics
-//! (`choreonoid-formats.md` §1; the manual page "接触マテリアル").
+//! (`docs/design/choreonoid-formats.md` §1, after Choreonoid's manual page on contact materials).
 //!
 //! A table file has two lists. `materials:` gives each surface material a name and the numbers the
 //! fallback rule reads; `contact_materials:` (or `contactMaterials:`) gives the parameters of

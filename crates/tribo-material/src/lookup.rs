@@ -1,12 +1,14 @@
 //! Contact parameters of a pair of material names: the explicit entry, else the fallback rule
-//! (choreonoid-formats.md §1.3).
+//! (docs/design/choreonoid-formats.md §1.3).
 //!
 //! Fallback, for materials with roughness r₁, r₂ and viscosity v₁, v₂:
 //!
 //! - μ = clamp(√(r₁·r₂), 0, 100) for both static and dynamic friction
-//!   (Choreonoid ConstraintForceSolver.cpp:853-870; [0, 100] are AIST's `minFriction`/`maxFriction`);
+//!   (choreonoid@25994f3eda src/Body/ConstraintForceSolver.cpp:853-870; [0, 100] are AIST's
+//!   `minFriction`/`maxFriction`);
 //! - e = clamp(√(max(0, 1−v₁)·max(0, 1−v₂)), 0, 1)
-//!   (ODE, ODESimulatorItem.cpp:1356-1389, and MuJoCo, MuJoCoSimulatorItem.cpp:765-785).
+//!   (ODE: choreonoid@25994f3eda src/ODEPlugin/ODESimulatorItem.cpp:1357-1390; MuJoCo:
+//!   choreonoid@25994f3eda src/MuJoCoPlugin/MuJoCoSimulatorItem.cpp:767-785).
 //!
 //! The AIST solver does not clamp e: a viscosity above 1 on one side gives NaN there (treated as no
 //! bounce) and two viscosities above 2 give e > 1. This crate uses the clamped ODE/MuJoCo form, so

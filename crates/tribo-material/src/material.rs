@@ -1,4 +1,4 @@
-//! One `materials:` entry (Choreonoid `Material`, choreonoid-formats.md §1.1).
+//! One `materials:` entry (Choreonoid `Material`, docs/design/choreonoid-formats.md §1.1).
 
 use tribo_yaml::{closest, Diagnostic, Error, Fields, Location, Node};
 
@@ -6,7 +6,7 @@ use crate::extras::Extras;
 use crate::names::DEFAULT_MATERIAL;
 use crate::provenance::{entry_location, number_or, required, Range, ValueSource};
 
-/// Choreonoid's defaults for a material's fields (Material.cpp:60-67).
+/// Choreonoid's defaults for a material's fields (choreonoid@25994f3eda src/Body/Material.cpp:60-67).
 pub const DEFAULT_ROUGHNESS: f64 = 0.5;
 pub const DEFAULT_VISCOSITY: f64 = 1.0;
 pub const DEFAULT_STIFFNESS: f64 = 0.0;

@@ -1,4 +1,5 @@
-//! Material names as Choreonoid's global name → id registry sees them (choreonoid-formats.md §1.1).
+//! Material names as Choreonoid's global name → id registry sees them
+//! (docs/design/choreonoid-formats.md §1.1).
 //!
 //! Id 0 is registered under both `Default` and `default`, and an empty name also maps to it (the
 //! material of a link that names none). Every other name is case-sensitive.

@@ -1,4 +1,4 @@
-//! Reading a material table from YAML (Choreonoid `MaterialTable::load`, choreonoid-formats.md
+//! Reading a material table from YAML (Choreonoid `MaterialTable::load`, docs/design/choreonoid-formats.md
 //! §1.2).
 //!
 //! A table file's tree is consumed entry by entry: each entry's subtree is freed as soon as it is
@@ -157,9 +157,9 @@ fn take_list(top: &mut Map, key: &str, what: &str) -> Result<Vec<Node>, Error> {
     }
 }
 
-/// Which key holds the contact materials (MaterialTable.cpp:255-341): `contact_materials` if it is
-/// a list, else `contactMaterials`; the two are never combined. Warnings for a spelling that is
-/// present but not used.
+/// Which key holds the contact materials (choreonoid@25994f3eda src/Body/MaterialTable.cpp:255-341):
+/// `contact_materials` if it is a list, else `contactMaterials`; the two are never combined. Warnings
+/// for a spelling that is present but not used.
 fn contact_list_key(top: &Map) -> (Option<&'static str>, Vec<Diagnostic>) {
     let is_list = |node: &Node| matches!(node.value, Value::Seq(_));
     let snake = top.entry("contact_materials");

@@ -1,5 +1,5 @@
 //! The material table: materials and pair entries by name, merging (Choreonoid `MaterialTable`
-//! and `merge`, choreonoid-formats.md §1.2 and §1.4). Reading one from YAML is in `read`.
+//! and `merge`, docs/design/choreonoid-formats.md §1.2 and §1.4). Reading one from YAML is in `read`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -51,7 +51,8 @@ impl MaterialTable {
         Self::parse_str(BUILTIN_DEFAULT_TEXT, BUILTIN_DEFAULT_FILE).map(|loaded| loaded.table)
     }
 
-    /// Merge `later` into this table (Choreonoid `MaterialTable::merge`, MaterialTable.cpp:242-252):
+    /// Merge `later` into this table (Choreonoid `MaterialTable::merge`,
+    /// choreonoid@25994f3eda src/Body/MaterialTable.cpp:242-252):
     /// each material and each pair `later` defines replaces this table's whole entry; there is no
     /// field-wise merge. Entries `later` does not mention are kept.
     pub fn merge(&mut self, later: &MaterialTable) {
@@ -64,7 +65,8 @@ impl MaterialTable {
     }
 
     /// A copy of `base` with each of `later` merged in order: the table a simulation uses
-    /// (WorldItem.cpp:562-584, with the copy Choreonoid intends rather than its aliasing).
+    /// (choreonoid@25994f3eda src/BodyPlugin/WorldItem.cpp:562-584, with the copy Choreonoid intends
+    /// rather than its aliasing).
     pub fn merged<'a>(base: &MaterialTable, later: impl IntoIterator<Item = &'a MaterialTable>) -> MaterialTable {
         let mut table = base.clone();
         for t in later {

@@ -1,4 +1,4 @@
-//! Lookup semantics on Choreonoid's own tables (choreonoid-formats.md §1.3-1.4).
+//! Lookup semantics on Choreonoid's own tables (docs/design/choreonoid-formats.md §1.3-1.4).
 
 mod common;
 
@@ -232,7 +232,7 @@ fn snake_case_wins_over_camel_case_which_stays_an_extra() {
 fn unknown_name_uses_default_values_and_never_matches_default_entries() {
     let t = default_table();
     // [Ground, Default] has μ 0.5; an unknown name stands in with Default's r = 1.0, v = 1.0 and
-    // gets the fallback √(1.0 · 1.0) = 1.0 against Ground (choreonoid-formats.md §1.3).
+    // gets the fallback √(1.0 · 1.0) = 1.0 against Ground (docs/design/choreonoid-formats.md §1.3).
     let p = t.contact("Sol", "Ground");
     assert_close(p.static_friction, 1.0, TOL, "unknown/Ground");
     assert_close(

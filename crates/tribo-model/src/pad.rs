@@ -1,4 +1,4 @@
-//! CSLC pads: the compliant contact surface of a link (design `cslc.md` §2).
+//! CSLC pads: the compliant contact surface of a link (design `docs/design/lattice-model.md` §2).
 //!
 //! A pad is declared on a link in a body file (`pad:` key of a link) or laid over a link by a
 //! project (`pads:`); engines that do not model pads ignore it. Geometry only: stiffnesses come
@@ -10,10 +10,10 @@ use tribo_yaml::Location;
 /// The shape of a pad's lattice.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PadShape {
-    /// A rectangular grid of `resolution[0] × resolution[1]` spheres at spacing `spacing` [m]
+    /// A rectangular grid of `resolution[0] × resolution[1]` spheres at spacing `spacing`, m
     /// (pad size = resolution × spacing), centred on the pad origin in its XY plane.
     Flat { resolution: [usize; 2], spacing: f64 },
-    /// A spherical cap of curvature radius `radius` [m] and base radius `base_radius` [m]
+    /// A spherical cap of curvature radius `radius`, m, and base radius `base_radius`, m
     /// (apex at the pad origin, bulging along +Z), sampled by `resolution` cells across the base.
     Dome {
         radius: f64,

@@ -1,4 +1,4 @@
-//! Choreonoid `BodyMotion` `.seq` files: the joint component (choreonoid-formats.md §3;
+//! Choreonoid `BodyMotion` `.seq` files: the joint component (docs/design/choreonoid-formats.md §3;
 //! `BodyMotion.cpp` `doReadSeq`, `GeneralSeqReader.h`).
 
 use std::path::Path;

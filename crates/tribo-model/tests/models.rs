@@ -58,7 +58,7 @@ fn name_defaults_to_the_file_stem() {
     assert_eq!(b.root().material, "Default");
 }
 
-/// Mass properties (choreonoid-formats.md §2.5) against a hand computation.
+/// Mass properties (docs/design/choreonoid-formats.md §2.5) against a hand computation.
 ///
 /// Bodies, in the link frame:
 /// - A: RigidBody in a Transform [0.2, 0, 0] rotated 90° about Z: m = 2, c = Rz·[0.1, 0, 0] +

@@ -1,4 +1,4 @@
-//! SR1WalkPattern1.seq (choreonoid-formats.md §3).
+//! SR1WalkPattern1.seq (docs/design/choreonoid-formats.md §3).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! SR1 (choreonoid-formats.md §5) loads exactly as Choreonoid loads it.
+//! SR1 (docs/design/choreonoid-formats.md §5) loads exactly as Choreonoid loads it.
 
 mod common;
 
@@ -83,7 +83,7 @@ fn twenty_nine_revolute_joints_with_ids_0_to_28() {
         29
     );
     assert_eq!(body.joints_by_id.len(), 29);
-    // choreonoid-formats.md §5, joint-id order.
+    // docs/design/choreonoid-formats.md §5, joint-id order.
     let leg = ["HIP_R", "HIP_P", "HIP_Y", "KNEE", "ANKLE_P", "ANKLE_R"];
     let arm = [
         "SHOULDER_P",

@@ -50,10 +50,10 @@ pub struct PositionLimits {
     pub upper: f64,
 }
 
-/// One body of the tree, as given by the caller. [`Tree::new`] validates it.
+/// One body of the tree, as given by the caller. [`crate::Tree::new`] validates it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Body {
-    /// Unique name, used in error messages and [`Tree::body_index`].
+    /// Unique name, used in error messages and [`crate::Tree::body_index`].
     pub name: String,
     /// Index of the parent body (an earlier entry of the list), `None` when attached to the world.
     pub parent: Option<usize>,

@@ -6,7 +6,8 @@
 //! (ch. 2), joint models (ch. 4), the recursive Newton–Euler algorithm (§5.3), the
 //! composite-rigid-body algorithm (§6.2), branch-induced sparsity and the LTDL factorisation
 //! (§6.3–6.4), floating bases (ch. 9). Contact-side notation (J, M, A = J M⁻¹ Jᵀ, impulses λ)
-//! follows the contact-mechanics chapter the engine uses: `M v⁺ = M v⁻ + h f + Jᵀ λ`.
+//! follows the contact-mechanics chapter the engine uses (`docs/design/contact-mechanics.md` §4.2.2):
+//! `M v⁺ = M v⁻ + h f + Jᵀ λ`.
 //!
 //! # Pipeline
 //!

@@ -190,7 +190,8 @@ impl<'t> TreeBuilder<'t> {
             });
             self.warnings.extend(duplicate);
         }
-        // `<<` merge (choreonoid-formats.md §0): explicit keys win; earlier sources win over later.
+        // `<<` merge (docs/design/choreonoid-formats.md §0): explicit keys win; earlier sources win
+        // over later.
         for source in merges {
             match source.value {
                 Value::Map(m) => m.entries.into_iter().for_each(|e| map.set_if_absent(e)),

@@ -8,8 +8,8 @@
 //! - [`Node`]: a value with the [`Location`] it was written at (aliases carry their anchor's
 //!   location);
 //! - anchors, aliases and `<<` merge keys resolved the way Choreonoid's reader does (see
-//!   `choreonoid-formats.md` §0: explicit keys always win over merged ones, earlier merge sources win
-//!   over later ones, duplicate plain keys are last-wins);
+//!   `docs/design/choreonoid-formats.md` §0: explicit keys always win over merged ones, earlier merge
+//!   sources win over later ones, duplicate plain keys are last-wins);
 //! - typed reads ([`Node::as_f64`], [`Node::as_vec3`], …) that fail with a located [`Error`] saying
 //!   what was expected and what was found;
 //! - [`Fields`], a mapping reader that remembers which keys were read so the rest can be kept as

@@ -1,4 +1,4 @@
-//! A link's `elements` tree (choreonoid-formats.md §2.6; StdBodyLoader `readElementContents`,
+//! A link's `elements` tree (docs/design/choreonoid-formats.md §2.6; StdBodyLoader `readElementContents`,
 //! `readNode`, `readTransformContents`, `readVisualOrCollision`): shapes, RigidBody mass
 //! contributions and devices, through the nested Transform frames.
 

@@ -1,4 +1,4 @@
-//! `Shape` nodes and their `geometry` (choreonoid-formats.md §2.7; StdSceneReader `readShape`,
+//! `Shape` nodes and their `geometry` (docs/design/choreonoid-formats.md §2.7; StdSceneReader `readShape`,
 //! `readGeometry`). Primitives keep Choreonoid's convention: Cylinder, Capsule and Cone along
 //! local +Y.
 

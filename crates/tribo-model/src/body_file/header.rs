@@ -1,4 +1,4 @@
-//! The top level of a `.body` file (choreonoid-formats.md §2.1–2.2; StdBodyLoader
+//! The top level of a `.body` file (docs/design/choreonoid-formats.md §2.1–2.2; StdBodyLoader
 //! `checkFormat`, `readBody`, StdSceneReader `readHeader`).
 
 use tribo_yaml::{Diagnostic, Error, Fields, Node};

@@ -1,4 +1,4 @@
-//! A link's joint keys (choreonoid-formats.md §2.4; StdBodyLoader `readJointContents`).
+//! A link's joint keys (docs/design/choreonoid-formats.md §2.4; StdBodyLoader `readJointContents`).
 
 use nalgebra::Vector3;
 use tribo_yaml::{closest, did_you_mean, Diagnostic, Error, Fields, Node, Value};

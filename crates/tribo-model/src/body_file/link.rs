@@ -1,4 +1,4 @@
-//! `links` and the keys of one link (choreonoid-formats.md §2.3–2.4; StdBodyLoader
+//! `links` and the keys of one link (docs/design/choreonoid-formats.md §2.3–2.4; StdBodyLoader
 //! `readNodeInLinks`, `readLinkContents`).
 
 use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Node, Value};

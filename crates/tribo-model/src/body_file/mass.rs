@@ -1,4 +1,4 @@
-//! Mass properties (choreonoid-formats.md §2.5; StdBodyLoader `readLinkContents`,
+//! Mass properties (docs/design/choreonoid-formats.md §2.5; StdBodyLoader `readLinkContents`,
 //! `readRigidBody`, `setMassParameters`).
 
 use nalgebra::{Matrix3, Vector3};

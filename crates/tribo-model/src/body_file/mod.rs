@@ -1,5 +1,5 @@
 //! Choreonoid's `ChoreonoidBody` format (`.body`), versions 1.0 and 2.0
-//! (choreonoid-formats.md §2).
+//! (docs/design/choreonoid-formats.md §2).
 //!
 //! Reading goes top level ([`header`]) → links ([`link`], with [`joint`], [`elements`],
 //! [`geometry`] and [`mass`]) → the tree ([`tree`]). Content that loads but that no engine

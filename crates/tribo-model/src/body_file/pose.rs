@@ -1,5 +1,5 @@
 //! `translation`, `rotation` and `scale` (StdSceneReader's readTranslation / readRotation,
-//! choreonoid-formats.md §2.4), and the frames they build while elements nest.
+//! docs/design/choreonoid-formats.md §2.4), and the frames they build while elements nest.
 
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, Unit, UnitQuaternion, Vector3};
 use tribo_yaml::{Diagnostic, Error, Fields, Node, Value};

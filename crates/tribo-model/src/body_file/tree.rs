@@ -1,4 +1,4 @@
-//! Assembling the link tree (choreonoid-formats.md §2.3): parents by name, cycle and
+//! Assembling the link tree (docs/design/choreonoid-formats.md §2.3): parents by name, cycle and
 //! reachability checks, Choreonoid's depth-first pre-order (children in file order;
 //! `Link.cpp` `appendChild`, `LinkTraverse.cpp`), and the joint-id table (`Body.cpp`).
 

@@ -1,4 +1,4 @@
-//! Angle units of a `.body` file (choreonoid-formats.md §2.2).
+//! Angle units of a `.body` file (docs/design/choreonoid-formats.md §2.2).
 
 /// `angle_unit`/`angleUnit`: degree (the default in every version) or radian (format < 2.0 only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
