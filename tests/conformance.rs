@@ -101,7 +101,7 @@ fn cases() -> Vec<Case> {
     for angle in [20.0_f64, 25.0, 28.0, 30.0, 30.9] {
         cases.push(Case {
             name: format!("incline {angle}°, μs 0.6 / μd 0.4: held"),
-            source: "tan θ < μs: static friction holds (chapter §4.1)",
+            source: "tan θ < μs: static friction holds (docs/design/contact-mechanics.md §4.1)",
             project: "tests/conformance/incline.yaml",
             overrides: vec![("angle_deg", angle.to_string())],
             quantity: "travel in 2 s",
@@ -299,7 +299,8 @@ fn table(cases: &[Case], rows: &[Vec<Row>]) -> String {
          Engine-independent contact mathematics is pinned beside this in `tribo-lcp`'s \
          `tests/chapter_exercises.rs`: exercise 4.4, planar force closure with frictionless point \
          contacts, needs **four** contacts (wrench space is ℝ³ and a positively spanning set has at \
-         least four vectors); the chapter's answer of three is wrong, and every triple of twelve \
+         least four vectors); the textbook chapter's answer of three is wrong \
+         (`docs/design/contact-mechanics.md`, exercise 4.4), and every triple of twelve \
          candidate contacts on a square fails while four well-placed ones close.\n\n",
     );
     let _ = write!(md, "| case | quantity | expected |");

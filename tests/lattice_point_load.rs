@@ -1,9 +1,9 @@
 #![allow(clippy::panic)]
 //! Lattice point load (issue #5, the CSLC paper's experiment 1): a 15 × 15 flat pad pressed at its
 //! centre sphere by a small rigid ball. The deflection decays as the 2-D screened-Poisson far field
-//! K0(r/ℓ) with ℓ = h √(k_ℓ/k_a) (`cslc.md` §3.2, §6.1); the `decay_length` metric must find ℓ
-//! within 15 % for k_ℓ/k_a = 1, 4 and 9. Rigid engines have no lattice and report the metric as
-//! not available (never a number, never a panic).
+//! K0(r/ℓ) with ℓ = h √(k_ℓ/k_a) (`docs/design/lattice-model.md` §3.2, §6.1); the `decay_length`
+//! metric must find ℓ within 15 % for k_ℓ/k_a = 1, 4 and 9. Rigid engines have no lattice and report
+//! the metric as not available (never a number, never a panic).
 
 use tribo_runner::MetricValue;
 use tribo_tests::{expected, load, metric, metrics_snapshot, run};

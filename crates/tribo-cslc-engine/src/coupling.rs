@@ -1,6 +1,6 @@
 //! From a solved patch to the host: the lattice forces become a few compliant points (one per
 //! pad quadrant and touched link) that the `pgs` step solves implicitly, plus a pure torque per
-//! link pair that makes the applied wrench exactly the lattice's (`cslc.md` §5).
+//! link pair that makes the applied wrench exactly the lattice's (`docs/design/lattice-model.md` §5).
 //!
 //! **Regions.** The touching spheres of a pad are grouped by touched link and by quadrant of
 //! their rest position in the pad frame (sign of x, y). A region `R` becomes one point at its
@@ -9,7 +9,8 @@
 //! - normal `n_R` = direction of `Σ f_n,i m_i` (target normal, from the touched link to the pad),
 //! - normal stiffness `k_n,R = Σ (K_a,i ⁻¹ + H_i ⁻¹)⁻¹`: each sphere's anchor `K_a,i = k_a a_i` in
 //!   series with its Hertz tangent `H_i = ∂f/∂φ = 1.5 k_c a_i φ_i^{1/2} = 1.5 f_n,i / φ_i`
-//!   (cslc.md §3.1, §3.3); lateral coupling is left out (it only spreads the load);
+//!   (`docs/design/lattice-model.md` §3.1, §3.3); lateral coupling is left out (it only spreads
+//!   the load);
 //! - tangential stiffness `k_t,R = Σ ρ K_a,i` (the stick springs, §3.4);
 //! - damping `c_R = c_a Σ a_i` (the material's viscous skin) plus the restitution dashpot, and
 //!   the normal stiffness handed to the host split into an implicit part and a dashpot so that

@@ -1,5 +1,6 @@
 //! tribo's `cslc` engine: Compliant Sphere Lattice Contact pads (`tribo-cslc`) hosted on the
-//! `pgs` engine (design `cslc.md`). The only public item is [`CslcFactory`], registered as `cslc`.
+//! `pgs` engine (design `docs/design/lattice-model.md`). The only public item is [`CslcFactory`],
+//! registered as `cslc`.
 //!
 //! # The step
 //! 1. For every pad (`Scene::pads`: declared on a link in a body file, or laid over a link by a

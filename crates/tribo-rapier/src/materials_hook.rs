@@ -7,12 +7,12 @@
 //! manifold.
 //!
 //! **Static vs dynamic friction: a stick/slip state per manifold.** Choreonoid's AIST simulator
-//! (`ConstraintForceSolver.cpp`, lines 1262-1267) uses `dynamicFriction` for a contact point whose
-//! tangential relative speed exceeds 1e-4 m/s and `staticFriction` otherwise. AIST's contacts are
-//! rigid, so a sticking contact has zero slip; rapier's are soft springs and a sticking contact
-//! creeps (a box at rest on a 25° slope moves at ≈ 0.2 mm/s in its first steps). A speed test
-//! alone would then switch a sticking contact to dynamic friction and never switch it back — a box
-//! that Coulomb's law holds with μs would slide with μd. So each manifold keeps a state (in its
+//! (choreonoid@25994f3eda src/Body/ConstraintForceSolver.cpp:1264-1267) uses `dynamicFriction` for a
+//! contact point whose tangential relative speed exceeds 1e-4 m/s and `staticFriction` otherwise.
+//! AIST's contacts are rigid, so a sticking contact has zero slip; rapier's are soft springs and a
+//! sticking contact creeps (a box at rest on a 25° slope moves at ≈ 0.2 mm/s in its first steps). A
+//! speed test alone would then switch a sticking contact to dynamic friction and never switch it back —
+//! a box that Coulomb's law holds with μs would slide with μd. So each manifold keeps a state (in its
 //! persistent `user_data`):
 //! - a **new** manifold (no impulse in the previous step) slides when its slip speed exceeds the
 //!   threshold (AIST's rule as it is: no soft solve has acted on these velocities yet), else sticks;
@@ -29,8 +29,8 @@
 //! - **sliding**: dynamic friction applies until the slip speed falls to the threshold or below
 //!   (AIST's rule), then the manifold sticks again.
 //!
-//! This is Coulomb's law with static and dynamic coefficients (the textbook chapter's §4.1 stick
-//! condition |f_t| ≤ μs f_n, slip at μd) with a one-step lag at each transition, as AIST's own
+//! This is Coulomb's law with static and dynamic coefficients (`docs/design/contact-mechanics.md` §4.1
+//! stick condition |f_t| ≤ μs f_n, slip at μd) with a one-step lag at each transition, as AIST's own
 //! choice lags (it also reads the pre-solve velocities). Slip speeds are measured at every solver
 //! point of the manifold from the bodies' velocities *before* this step's solve; impulses are the
 //! previous solve's, as rapier left them in the manifold's points.

@@ -9,10 +9,10 @@
 //! p_CoP = Σᵢ f_zᵢ pᵢ / Σᵢ f_zᵢ                                    (x and y components)
 //! ```
 //!
-//! Source: the contact-mechanics textbook chapter (`/work/shared/seeds/contact-mechanics-chapter.zh.txt`,
-//! §4.4.2 压力中心（CoP）与零力矩点（ZMP）): "压力中心：所有接触力的等效作用点 p_CoP = Σ f_zi p_i / Σ f_zi",
-//! and its ZMP, "地面反力的等效作用点，水平力矩为零" (the point of the ground reaction about which
-//! the horizontal moment vanishes), p_ZMP = n × (M_O + p_O × F) / (n · F) with n the ground normal.
+//! Source: the contact-mechanics chapter, `docs/design/contact-mechanics.md` §4.4.2: the centre of
+//! pressure is the point where all contact forces act as one, p_CoP = Σ f_zi p_i / Σ f_zi, and the
+//! ZMP is the point of the ground reaction about which the horizontal moment vanishes,
+//! p_ZMP = n × (M_O + p_O × F) / (n · F) with n the ground normal.
 //! With M = Σ pᵢ × fᵢ about the world origin and n = ẑ that is p_ZMP = (−M_y, M_x) / F_z
 //! = Σ (f_zᵢ pᵢ − pᵢ_z f_xyᵢ) / Σ f_zᵢ, which for contact points on the plane (pᵢ_z = 0) is the CoP.
 //! Kajita et al., *Introduction to Humanoid Robotics* (Springer, 2014), ch. 3 ("ZMP and
@@ -24,8 +24,8 @@
 //!
 //! The planned ZMP comes from the motion's `.seq` ZMP component (`Vector3Seq`, `content: ZMP`).
 //! With `isRootRelative: true` its points are in the root link's frame; Choreonoid's
-//! `makeRootRelative(zmpseq, motion, false)` (src/Body/ZMPSeq.cpp) makes them global as
-//! p_world = R_root p + p_root, and so does this probe, with the root pose recorded in the run.
+//! `makeRootRelative(zmpseq, motion, false)` (choreonoid@25994f3eda src/Body/ZMPSeq.cpp) makes them
+//! global as p_world = R_root p + p_root, and so does this probe, with the root pose recorded in the run.
 //! Otherwise the points are world coordinates (the project places the body where the pattern's
 //! frame 0 has it).
 
