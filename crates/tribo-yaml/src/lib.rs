@@ -13,10 +13,13 @@
 //! - typed reads ([`Node::as_f64`], [`Node::as_vec3`], …) that fail with a located [`Error`] saying
 //!   what was expected and what was found;
 //! - [`Fields`], a mapping reader that remembers which keys were read so the rest can be kept as
-//!   engine-specific extras or reported as unknown with the closest known key ([`closest`]).
+//!   engine-specific extras or reported as unknown with the closest known key ([`closest`]);
+//! - [`from_node`]: `#[derive(Deserialize)]` types read from a tree with the same located errors
+//!   ([`from_node_with`] and [`ScalarContext`] for formulas and variables, [`Located`] values).
 
 mod alias_budget;
 mod builder;
+mod de;
 mod error;
 mod fields;
 mod load;
@@ -25,6 +28,7 @@ mod node;
 mod suggest;
 
 pub use alias_budget::{ALIAS_NODES_FLOOR, ALIAS_NODES_PER_WRITTEN_NODE};
+pub use de::{from_node, from_node_with, DeError, Located, Plain, ScalarContext, UnknownKeys};
 pub use error::{Diagnostic, Error, Location, Severity};
 pub use fields::Fields;
 pub use load::{parse_file, parse_file_with_warnings, parse_str, parse_str_with_warnings, Document};
