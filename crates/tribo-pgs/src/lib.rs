@@ -27,7 +27,7 @@
 //!    last good state is kept.
 //! 7. `readout` (readout.rs): link poses and velocities, joint coordinates and efforts, contacts.
 //!
-//! # Contact model (chapter §4.2 of `contact-mechanics-chapter.zh.txt`; AIST semantics)
+//! # Contact model (`docs/design/contact-mechanics.md` §4.2; AIST semantics)
 //! - **Signorini at velocity level**: `0 ≤ λₙ ⊥ v_n⁺ − target ≥ 0`, friction in the Coulomb cone
 //!   `‖λₜ‖ ≤ μ λₙ` with maximum dissipation. A sticking contact keeps zero tangential velocity up
 //!   to the solver tolerance: a box on a 25° slope with μ 0.5 creeps ~1e-12 m in 2 s.

@@ -1,4 +1,5 @@
-//! The contact LCP of one step on the Delassus operator `A = J M̃⁻¹ Jᵀ` (chapter §4.2.2), in
+//! The contact LCP of one step on the Delassus operator `A = J M̃⁻¹ Jᵀ`
+//! (`docs/design/contact-mechanics.md` §4.2.2), in
 //! block-sparse form: contacts i and j are coupled only through a body they share, so A is the
 //! sum over dynamic bodies B of `J_B M̃_B⁻¹ J_Bᵀ` restricted to B's contacts, each computed with
 //! B's tree factorisation (tribo-multibody `TreeFactorisation::delassus`) and stored as 3×3 blocks
