@@ -1,5 +1,5 @@
 //! Modified Bessel function of the second kind, order 0, `K0(x)` — the far field of a point load
-//! on a 2-D screened-Poisson membrane (`cslc.md` §6.1).
+//! on a 2-D screened-Poisson membrane (`docs/design/lattice-model.md` §6.1).
 //!
 //! Polynomial approximations of Abramowitz & Stegun, *Handbook of Mathematical Functions* (1964):
 //! 9.8.1 for `I0` (|error| < 1.6e-7 relative), 9.8.5 for `K0` on `0 < x ≤ 2` (|error| < 1e-8),
