@@ -36,7 +36,7 @@ pub struct LinePlot {
     /// The y values' unit (`""` when unknown).
     pub y_unit: String,
     pub series: Vec<Series>,
-    /// Set when the y values are constant by the flatness rule ([`crate::flat`]): the lines are
+    /// Set when the y values are constant by the flatness rule (module `flat`): the lines are
     /// drawn flat at the value and labelled `constant: VALUE`.
     pub constant: Option<Constant>,
 }
@@ -138,7 +138,7 @@ pub fn signal_columns(trajectories: &[(&str, &Trajectory)]) -> Vec<String> {
 
 /// One plot per varying column: the column against time, one line per engine, y in the
 /// column's unit from `units` (column → unit). A column constant by the flatness rule
-/// ([`crate::flat`]; its scale is the largest |value| of all recorded columns in its unit) is
+/// (module `flat`; its scale is the largest |value| of all recorded columns in its unit) is
 /// drawn flat and labelled `constant: VALUE`.
 pub fn signal_plots(trajectories: &[(&str, &Trajectory)], units: &BTreeMap<String, String>) -> Vec<LinePlot> {
     let unit_of = |column: &str| units.get(column).cloned().unwrap_or_default();

@@ -25,8 +25,9 @@ pub use metrics::{MetricResult, MetricValue};
 pub use recorder::Trajectory;
 pub use recording::{CsvSink, RowSink, MAX_TRAJECTORY_ROWS};
 pub use replay::{
-    PadPressure, PadTrack, PressureFrame, PressureTrack, Replay, ReplayContact, ReplayFrame, MAX_REPLAY_FRAMES,
+    PadPressure, PadTrack, PressureFrame, PressureTrack, Replay, ReplayContact, ReplayFrame, MAX_PRESSURE_FRAMES,
+    MAX_REPLAY_FRAMES,
 };
 pub use runner::{
-    planned_steps, run, run_with, RunError, RunHooks, RunOptions, RunOutcome, SolverSummary, MAX_WARNINGS,
+    planned_steps, run, run_with, RunError, RunHooks, RunOptions, RunOutcome, RunRecord, SolverSummary, MAX_WARNINGS,
 };
