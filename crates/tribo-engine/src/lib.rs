@@ -30,3 +30,5 @@ pub use registry::Registry;
 pub use report::{CapTally, CappedSolve, StepReport};
 pub use scene::{LinkRef, Scene, SceneBody, ScenePad};
 pub use state::{BodyState, LinkState, SceneState};
+/// The located message of a bad option (engines return it without depending on `tribo-yaml`).
+pub use tribo_yaml::Diagnostic;

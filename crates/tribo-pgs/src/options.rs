@@ -1,20 +1,45 @@
 //! The `pgs` engine's options (`engine_options: {pgs: {...}}` in a project file). Keys, units and
 //! defaults are documented in the crate docs (`lib.rs`, section *Options*).
 
-use tribo_engine::EngineOptions;
+use serde::{Deserialize, Deserializer};
+use tribo_engine::{Diagnostic, EngineOptions};
 use tribo_lcp::FrictionModel;
-use tribo_yaml::Diagnostic;
 
 /// Which solver resolves the contact LCP.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename = "solver", rename_all = "lowercase")]
 pub(crate) enum SolverKind {
     Pgs,
     Lemke,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// `friction_cone` as written.
+#[derive(Deserialize)]
+#[serde(rename = "friction cone", rename_all = "lowercase")]
+enum Cone {
+    Circular,
+    Pyramid4,
+    Pyramid8,
+    Pyramid16,
+    Box,
+}
+
+fn friction_cone<'de, D: Deserializer<'de>>(d: D) -> Result<FrictionModel, D::Error> {
+    Ok(match Cone::deserialize(d)? {
+        Cone::Circular => FrictionModel::Cone,
+        Cone::Pyramid4 => FrictionModel::Pyramid { edges: 4 },
+        Cone::Pyramid8 => FrictionModel::Pyramid { edges: 8 },
+        Cone::Pyramid16 => FrictionModel::Pyramid { edges: 16 },
+        Cone::Box => FrictionModel::Box,
+    })
+}
+
+/// The options block; absent keys keep their defaults.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub(crate) struct PgsOptions {
     pub solver: SolverKind,
+    #[serde(deserialize_with = "friction_cone")]
     pub friction_cone: FrictionModel,
     pub iterations: usize,
     pub tolerance: f64,
@@ -55,92 +80,43 @@ impl Default for PgsOptions {
     }
 }
 
-const KNOWN_KEYS: [&str; 16] = [
-    "solver",
-    "friction_cone",
-    "iterations",
-    "tolerance",
-    "over_relaxation",
-    "erp",
-    "contact_slop",
-    "contact_margin",
-    "restitution_threshold",
-    "slip_threshold",
-    "self_collision",
-    "culling_distance",
-    "culling_depth",
-    "max_num_contact_points",
-    "lemke_max_contacts",
-    "load_sharing",
-];
-
-const SOLVERS: [(&str, SolverKind); 2] = [("pgs", SolverKind::Pgs), ("lemke", SolverKind::Lemke)];
-const CONES: [(&str, FrictionModel); 5] = [
-    ("circular", FrictionModel::Cone),
-    ("pyramid4", FrictionModel::Pyramid { edges: 4 }),
-    ("pyramid8", FrictionModel::Pyramid { edges: 8 }),
-    ("pyramid16", FrictionModel::Pyramid { edges: 16 }),
-    ("box", FrictionModel::Box),
-];
-
 impl PgsOptions {
     /// Reads the options block; an unknown key or a bad value is a located error.
     pub fn from_engine_options(options: &EngineOptions) -> Result<PgsOptions, Diagnostic> {
-        let d = PgsOptions::default();
-        let Some(fields) = options.fields()? else {
-            return Ok(d);
-        };
-        let solver_node = fields.get_value(&["solver"]);
-        let parsed = PgsOptions {
-            solver: fields.choice_or("solver", d.solver, &SOLVERS, "solver")?,
-            friction_cone: fields.choice_or("friction_cone", d.friction_cone, &CONES, "friction cone")?,
-            iterations: fields.count_or("iterations", d.iterations, 1)?,
-            tolerance: fields.real_or("tolerance", d.tolerance, |x| x >= 0.0, "must not be negative")?,
-            over_relaxation: fields.real_or(
-                "over_relaxation",
-                d.over_relaxation,
-                |x| x > 0.0 && x < 2.0,
-                "must lie in (0, 2)",
-            )?,
-            erp: fields.real_or("erp", d.erp, |x| (0.0..=1.0).contains(&x), "must lie in [0, 1]")?,
-            contact_slop: fields.real_or("contact_slop", d.contact_slop, |x| x >= 0.0, "must not be negative")?,
-            contact_margin: fields.real_or("contact_margin", d.contact_margin, |x| x >= 0.0, "must not be negative")?,
-            restitution_threshold: fields.real_or(
-                "restitution_threshold",
-                d.restitution_threshold,
-                |x| x >= 0.0,
-                "must not be negative",
-            )?,
-            slip_threshold: fields.real_or("slip_threshold", d.slip_threshold, |x| x >= 0.0, "must not be negative")?,
-            self_collision: match fields.get_value(&["self_collision"]) {
-                Some(node) => Some(node.as_bool()?),
-                None => d.self_collision,
-            },
-            culling_distance: fields.real_or(
-                "culling_distance",
-                d.culling_distance,
-                |x| x >= 0.0,
-                "must not be negative",
-            )?,
-            culling_depth: fields.real_or("culling_depth", d.culling_depth, |x| x > 0.0, "must be positive")?,
-            max_num_contact_points: fields.count_or("max_num_contact_points", d.max_num_contact_points, 0)?,
-            lemke_max_contacts: fields.count_or("lemke_max_contacts", d.lemke_max_contacts, 1)?,
-            load_sharing: fields.real_or(
-                "load_sharing",
-                d.load_sharing,
-                |x| x.is_finite() && x >= 0.0,
-                "must be a finite number ≥ 0",
-            )?,
-        };
-        if let (SolverKind::Lemke, Some(node), FrictionModel::Cone) = (parsed.solver, solver_node, parsed.friction_cone)
-        {
-            return Err(node.error(
+        let o: PgsOptions = options.read("pgs")?;
+        let not_negative = [
+            ("tolerance", o.tolerance),
+            ("contact_slop", o.contact_slop),
+            ("contact_margin", o.contact_margin),
+            ("restitution_threshold", o.restitution_threshold),
+            ("slip_threshold", o.slip_threshold),
+            ("culling_distance", o.culling_distance),
+        ];
+        for (key, value) in not_negative {
+            options.check(key, value, value >= 0.0, "must not be negative")?;
+        }
+        options.check("iterations", o.iterations, o.iterations >= 1, "must be at least 1")?;
+        let (w, erp) = (o.over_relaxation, o.erp);
+        options.check("over_relaxation", w, w > 0.0 && w < 2.0, "must lie in (0, 2)")?;
+        options.check("erp", erp, (0.0..=1.0).contains(&erp), "must lie in [0, 1]")?;
+        options.check(
+            "culling_depth",
+            o.culling_depth,
+            o.culling_depth > 0.0,
+            "must be positive",
+        )?;
+        let lemke = o.lemke_max_contacts;
+        options.check("lemke_max_contacts", lemke, lemke >= 1, "must be at least 1")?;
+        let share = o.load_sharing;
+        options.check("load_sharing", share, share >= 0.0, "must be a finite number ≥ 0")?;
+        if o.solver == SolverKind::Lemke && o.friction_cone == FrictionModel::Cone {
+            return Err(options.error_at(
+                "solver",
                 "solver `lemke` needs a polyhedral friction cone: set `friction_cone` to pyramid4, pyramid8, \
                  pyramid16 or box",
             ));
         }
-        fields.reject_unknown("the pgs engine options", &KNOWN_KEYS)?;
-        Ok(parsed)
+        Ok(o)
     }
 }
 

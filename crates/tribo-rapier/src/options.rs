@@ -3,18 +3,21 @@
 //! The keys, units, defaults and the measurements behind the defaults are documented in the
 //! crate docs (`lib.rs`, section *Options*).
 
-use tribo_engine::EngineOptions;
-use tribo_yaml::Diagnostic;
+use serde::Deserialize;
+use tribo_engine::{Diagnostic, EngineOptions};
 
 /// How friction is solved between two plain rigid bodies (contacts of articulated links always
 /// use the per-point Coulomb model: rapier 0.36 `FrictionModel` docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub(crate) enum FrictionModel {
     Simplified,
     Coulomb,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// The options block; absent keys keep their defaults.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub(crate) struct RapierOptions {
     pub substeps: usize,
     pub pgs_iterations: usize,
@@ -47,86 +50,30 @@ impl Default for RapierOptions {
     }
 }
 
-const KNOWN_KEYS: [&str; 11] = [
-    "substeps",
-    "pgs_iterations",
-    "stabilization_iterations",
-    "friction_model",
-    "contact_softness_hz",
-    "static_contact_softness_hz",
-    "contact_damping_ratio",
-    "prediction_distance",
-    "ccd",
-    "slip_threshold",
-    "joint_damping",
-];
-
-const FRICTION_MODELS: [(&str, FrictionModel); 2] = [
-    ("simplified", FrictionModel::Simplified),
-    ("coulomb", FrictionModel::Coulomb),
-];
-
 impl RapierOptions {
     /// Reads the options block; an unknown key or a bad value is a located error.
     pub fn from_engine_options(options: &EngineOptions) -> Result<RapierOptions, Diagnostic> {
-        let defaults = RapierOptions::default();
-        let Some(fields) = options.fields()? else {
-            return Ok(defaults);
-        };
-        let parsed = RapierOptions {
-            substeps: fields.count_or("substeps", defaults.substeps, 1)?,
-            pgs_iterations: fields.count_or("pgs_iterations", defaults.pgs_iterations, 1)?,
-            stabilization_iterations: fields.count_or(
-                "stabilization_iterations",
-                defaults.stabilization_iterations,
-                0,
-            )?,
-            friction_model: fields.choice_or(
-                "friction_model",
-                defaults.friction_model,
-                &FRICTION_MODELS,
-                "friction model",
-            )?,
-            contact_softness_hz: fields.real_or(
-                "contact_softness_hz",
-                defaults.contact_softness_hz,
-                |x| x > 0.0,
-                "must be positive",
-            )?,
-            static_contact_softness_hz: fields.real_or(
-                "static_contact_softness_hz",
-                defaults.static_contact_softness_hz,
-                |x| x > 0.0,
-                "must be positive",
-            )?,
-            contact_damping_ratio: fields.real_or(
-                "contact_damping_ratio",
-                defaults.contact_damping_ratio,
-                |x| x > 0.0,
-                "must be positive",
-            )?,
-            prediction_distance: fields.real_or(
-                "prediction_distance",
-                defaults.prediction_distance,
-                |x| x >= 0.0,
-                "must not be negative",
-            )?,
-            ccd: fields.bool_or(&["ccd"], defaults.ccd)?,
-            slip_threshold: fields.real_or(
-                "slip_threshold",
-                defaults.slip_threshold,
-                |x| x >= 0.0,
-                "must not be negative",
-            )?,
-            joint_damping: fields.real_or(
-                "joint_damping",
-                defaults.joint_damping,
-                |x| x >= 0.0,
-                "must not be negative",
-            )?,
-        };
-        fields.reject_unknown("the rapier engine options", &KNOWN_KEYS)?;
-        Ok(parsed)
+        let o: RapierOptions = options.read("rapier")?;
+        for (key, value) in [("substeps", o.substeps), ("pgs_iterations", o.pgs_iterations)] {
+            options.check(key, value, value >= 1, "must be at least 1")?;
+        }
+        let positive = [
+            ("contact_softness_hz", o.contact_softness_hz),
+            ("static_contact_softness_hz", o.static_contact_softness_hz),
+            ("contact_damping_ratio", o.contact_damping_ratio),
+        ];
+        for (key, value) in positive {
+            options.check(key, value, value > 0.0, "must be positive")?;
+        }
+        let not_negative = [
+            ("prediction_distance", o.prediction_distance),
+            ("slip_threshold", o.slip_threshold),
+            ("joint_damping", o.joint_damping),
+        ];
+        for (key, value) in not_negative {
+            options.check(key, value, value >= 0.0, "must not be negative")?;
+        }
+        Ok(o)
     }
 }
 
