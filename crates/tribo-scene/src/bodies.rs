@@ -193,9 +193,18 @@ pub fn find_joint(model: &Body, name: &str, at: &Location) -> Result<usize, Diag
 
 /// `body: NAME` (+ optional `link: NAME`, default the root) among the project's bodies.
 pub fn read_link_ref(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<LinkRef, Diagnostic> {
-    let body_node = f.required(&["body"])?;
-    let body = body_index(bodies, body_node, reader)?;
-    let link = match f.get_value(&["link"]) {
+    link_ref(bodies, f.required(&["body"])?, f.get_value(&["link"]), reader)
+}
+
+/// The link named by `link` (the root when absent) of the body named by `body`.
+pub fn link_ref(
+    bodies: &[BodyEntry],
+    body: &Node,
+    link: Option<&Node>,
+    reader: &Reader,
+) -> Result<LinkRef, Diagnostic> {
+    let body = body_index(bodies, body, reader)?;
+    let link = match link {
         Some(n) => find_link(&bodies[body].model, &reader.text(n)?, &n.location)?,
         None => 0,
     };

@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
+use serde::Deserialize;
 use tribo_model::ZmpSeq;
-use tribo_yaml::{Diagnostic, Fields, Node, Value};
+use tribo_yaml::{Diagnostic, Located, Node, Value};
 
-use crate::bodies::{body_index, read_link_ref, BodyEntry};
+use crate::bodies::{body_index, find_link, link_ref, BodyEntry};
 use crate::reader::Reader;
 use crate::LinkRef;
 
@@ -43,10 +44,15 @@ pub struct Window {
 /// How a displacement vector is measured. `x`, `y`, `z` are signed components (a box that sank
 /// has a negative `z`); `abs_x`, `abs_y`, `abs_z` their magnitudes, for quantities reported as a
 /// size whatever the direction (a walker's lateral drift); `norm` and `horizontal` are lengths.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Axis {
+    // `X`, `Y`, `Z` as Choreonoid writes axes.
+    #[serde(alias = "X")]
     X,
+    #[serde(alias = "Y")]
     Y,
+    #[serde(alias = "Z")]
     Z,
     /// |x|.
     AbsX,
@@ -171,146 +177,153 @@ const KINDS: [&str; 13] = [
     "decay_length",
 ];
 
-const KEYS: [&str; 23] = [
-    "links",
-    "motion",
-    "force_threshold",
-    "name",
-    "kind",
-    "body",
-    "link",
-    "reference_body",
-    "reference_link",
-    "rest_height",
-    "min_height",
-    "bounces",
-    "index",
-    "start",
-    "end",
-    "axis",
-    "reduce",
-    "height",
-    "distance",
-    "expected",
-    "tolerance",
-    "unit",
-    "duration",
-];
+/// A metric as written: the keys of every kind (each kind reads its own; a key nothing knows is
+/// a warning). Names stay nodes, resolved against the bodies with their locations.
+#[derive(Deserialize)]
+struct MetricFile {
+    name: Located<String>,
+    kind: Located<String>,
+    body: Option<Node>,
+    link: Option<Node>,
+    reference_body: Option<Node>,
+    reference_link: Option<Node>,
+    links: Option<Vec<Node>>,
+    motion: Option<Node>,
+    force_threshold: Option<f64>,
+    rest_height: Option<f64>,
+    min_height: Option<f64>,
+    bounces: Option<f64>,
+    index: Option<f64>,
+    start: Option<f64>,
+    end: Option<f64>,
+    duration: Option<f64>,
+    axis: Option<Axis>,
+    reduce: Option<Node>,
+    height: Option<f64>,
+    distance: Option<f64>,
+    expected: Option<Node>,
+    tolerance: Option<f64>,
+    unit: Option<String>,
+}
+
+/// The value of a key a kind needs.
+fn required<'a>(value: &'a Option<Node>, key: &str, metric: &Node) -> Result<&'a Node, Diagnostic> {
+    value
+        .as_ref()
+        .ok_or_else(|| metric.error(format!("missing required key `{key}` in a metric")))
+}
 
 pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result<MetricSpec, Diagnostic> {
-    let f = Fields::new(node, "a metric")?;
-    let name = f.required(&["name"])?.as_name()?.to_string();
-    let kind_node = f.required(&["kind"])?;
-    let num = |keys: &[&str], default: f64| -> Result<f64, Diagnostic> {
-        f.get_value(keys)
-            .map(|n| reader.number(n))
-            .transpose()
-            .map(|v| v.unwrap_or(default))
+    let m: MetricFile = reader.read(node, "a metric")?;
+    if m.name.trim().is_empty() {
+        return Err(m.name.error("expected a name, found empty text"));
+    }
+    let link = || link_ref(bodies, required(&m.body, "body", node)?, m.link.as_ref(), reader);
+    let reference = || {
+        let body = required(&m.reference_body, "reference_body", node)?;
+        link_ref(bodies, body, m.reference_link.as_ref(), reader)
     };
-    let window = || -> Result<Window, Diagnostic> {
-        let start = num(&["start"], 0.0)?;
-        let end = match f.get_value(&["duration"]) {
-            Some(n) => start + reader.number(n)?,
-            None => num(&["end"], f64::INFINITY)?,
-        };
-        Ok(Window { start, end })
+    let start = m.start.unwrap_or(0.0);
+    let window = Window {
+        start,
+        end: m.duration.map_or(m.end.unwrap_or(f64::INFINITY), |d| start + d),
     };
-    let axis = |default: Axis| -> Result<Axis, Diagnostic> { f.get_value(&["axis"]).map_or(Ok(default), read_axis) };
-    let reference = || -> Result<LinkRef, Diagnostic> {
-        let body = body_index(bodies, f.required(&["reference_body"])?, reader)?;
-        let link = match f.get_value(&["reference_link"]) {
-            Some(n) => crate::bodies::find_link(&bodies[body].model, &reader.text(n)?, &n.location)?,
-            None => 0,
-        };
-        Ok(LinkRef { body, link })
+    let axis = m.axis.unwrap_or(Axis::Norm);
+    let max_or_final = [("max", Reduce::Max), ("final", Reduce::Final)];
+    let feet_of = |body: usize, list: &[Node]| -> Result<Vec<LinkRef>, Diagnostic> {
+        let model = &bodies[body].model;
+        list.iter()
+            .map(|n| {
+                Ok(LinkRef {
+                    body,
+                    link: find_link(model, &reader.text(n)?, &n.location)?,
+                })
+            })
+            .collect()
     };
-    let (kind, unit) = match kind_node.as_name()? {
+    let (kind, unit) = match m.kind.as_str() {
         "bounce_ratio" => (
             MetricKind::BounceRatio {
-                link: read_link_ref(&f, bodies, reader)?,
-                rest_height: num(&["rest_height"], 0.0)?,
-                min_height: num(&["min_height"], 0.005)?,
-                bounces: num(&["bounces"], 3.0)?.max(1.0) as usize,
+                link: link()?,
+                rest_height: m.rest_height.unwrap_or(0.0),
+                min_height: m.min_height.unwrap_or(0.005),
+                bounces: m.bounces.unwrap_or(3.0).max(1.0) as usize,
             },
             "",
         ),
         "apex_height" => (
             MetricKind::ApexHeight {
-                link: read_link_ref(&f, bodies, reader)?,
-                rest_height: num(&["rest_height"], 0.0)?,
-                index: num(&["index"], 1.0)?.max(1.0) as usize,
+                link: link()?,
+                rest_height: m.rest_height.unwrap_or(0.0),
+                index: m.index.unwrap_or(1.0).max(1.0) as usize,
             },
             "m",
         ),
         "displacement" => (
             MetricKind::Displacement {
-                link: read_link_ref(&f, bodies, reader)?,
-                window: window()?,
-                axis: axis(Axis::Norm)?,
+                link: link()?,
+                window,
+                axis,
             },
             "m",
         ),
         "slip" => (
             MetricKind::Slip {
-                link: read_link_ref(&f, bodies, reader)?,
+                link: link()?,
                 reference: reference()?,
-                window: window()?,
-                axis: axis(Axis::Norm)?,
+                window,
+                axis,
             },
             "m",
         ),
         "tilt" => (
             MetricKind::Tilt {
-                link: read_link_ref(&f, bodies, reader)?,
-                window: window()?,
-                reduce: read_reduce(&f, &[("max", Reduce::Max), ("final", Reduce::Final)])?,
+                link: link()?,
+                window,
+                reduce: read_reduce(m.reduce.as_ref(), &max_or_final)?,
             },
             "deg",
         ),
         "yaw" => (
             MetricKind::Yaw {
-                link: read_link_ref(&f, bodies, reader)?,
-                window: window()?,
-                reduce: read_reduce(&f, &[("max", Reduce::Max), ("final", Reduce::Final)])?,
+                link: link()?,
+                window,
+                reduce: read_reduce(m.reduce.as_ref(), &max_or_final)?,
             },
             "deg",
         ),
         "fell" => (
             MetricKind::Fell {
-                link: read_link_ref(&f, bodies, reader)?,
-                height: num(&["height"], 0.0)?,
+                link: link()?,
+                height: m.height.unwrap_or(0.0),
             },
             "",
         ),
         "held" => (
             MetricKind::Held {
-                link: read_link_ref(&f, bodies, reader)?,
+                link: link()?,
                 reference: reference()?,
-                window: window()?,
-                distance: num(&["distance"], 0.01)?,
+                window,
+                distance: m.distance.unwrap_or(0.01),
             },
             "",
         ),
         "max_penetration" => {
-            let body = f
-                .get_value(&["body"])
-                .map(|n| body_index(bodies, n, reader))
-                .transpose()?;
+            let body = m.body.as_ref().map(|n| body_index(bodies, n, reader)).transpose()?;
             (MetricKind::MaxPenetration { body }, "m")
         }
         "energy_drift" => (MetricKind::EnergyDrift, "J"),
         "foot_slip" => {
-            let body = body_index(bodies, f.required(&["body"])?, reader)?;
-            let model = &bodies[body].model;
-            let mut feet = Vec::new();
-            for n in f.required(&["links"])?.as_seq()? {
-                let link = crate::bodies::find_link(model, &reader.text(n)?, &n.location)?;
-                feet.push(LinkRef { body, link });
-            }
-            let ground = body_index(bodies, f.required(&["reference_body"])?, reader)?;
+            let body = body_index(bodies, required(&m.body, "body", node)?, reader)?;
+            let links = m
+                .links
+                .as_deref()
+                .ok_or_else(|| node.error("missing required key `links` in a metric"))?;
+            let feet = feet_of(body, links)?;
+            let ground = body_index(bodies, required(&m.reference_body, "reference_body", node)?, reader)?;
             // Default: 5 % of the body's weight, so a lightly touching swing foot is not a stance.
-            let weight = model.total_mass() * reader.g;
-            let force_threshold = num(&["force_threshold"], 0.05 * weight)?;
+            let weight = bodies[body].model.total_mass() * reader.g;
+            let force_threshold = m.force_threshold.unwrap_or(0.05 * weight);
             (
                 MetricKind::FootSlip {
                     feet,
@@ -321,22 +334,15 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
             )
         }
         "zmp_error" => {
-            let body = body_index(bodies, f.required(&["body"])?, reader)?;
+            let body = body_index(bodies, required(&m.body, "body", node)?, reader)?;
             let model = &bodies[body].model;
             // Default: every link of the body may stand on the ground.
-            let feet = match f.get_value(&["links"]) {
-                Some(list) => list
-                    .as_seq()?
-                    .iter()
-                    .map(|n| {
-                        let link = crate::bodies::find_link(model, &reader.text(n)?, &n.location)?;
-                        Ok(LinkRef { body, link })
-                    })
-                    .collect::<Result<_, Diagnostic>>()?,
+            let feet = match m.links.as_deref() {
+                Some(list) => feet_of(body, list)?,
                 None => (0..model.links.len()).map(|link| LinkRef { body, link }).collect(),
             };
-            let ground = body_index(bodies, f.required(&["reference_body"])?, reader)?;
-            let motion_node = f.required(&["motion"])?;
+            let ground = body_index(bodies, required(&m.reference_body, "reference_body", node)?, reader)?;
+            let motion_node = required(&m.motion, "motion", node)?;
             let motion_path = reader.path(motion_node)?;
             let motion = tribo_model::load_motion(&motion_path).map_err(|e| {
                 if e.location.line == 0 {
@@ -352,83 +358,41 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
                 ))
             })?;
             // Default: 10 % of the body's weight, so touch-down transients and flight are skipped.
-            let force_threshold = num(&["force_threshold"], 0.1 * model.total_mass() * reader.g)?;
-            let reduce = read_reduce(&f, &[("rms", Reduce::Rms), ("max", Reduce::Max)])?;
+            let force_threshold = m.force_threshold.unwrap_or(0.1 * model.total_mass() * reader.g);
+            let reduce = read_reduce(m.reduce.as_ref(), &[("rms", Reduce::Rms), ("max", Reduce::Max)])?;
             (
                 MetricKind::ZmpError {
                     feet,
                     ground,
                     planned: Arc::new(planned),
                     force_threshold,
-                    window: window()?,
+                    window,
                     reduce,
                 },
                 "m",
             )
         }
-        "decay_length" => (
-            MetricKind::DecayLength {
-                link: read_link_ref(&f, bodies, reader)?,
-            },
-            "m",
-        ),
+        "decay_length" => (MetricKind::DecayLength { link: link()? }, "m"),
         other => {
             let hint = tribo_yaml::did_you_mean(other, KINDS);
-            return Err(kind_node.error(format!(
+            return Err(m.kind.error(format!(
                 "unknown metric kind `{other}`{hint}; known kinds: {}",
                 KINDS.join(", ")
             )));
         }
     };
-    let expected = f
-        .get_value(&["expected"])
-        .map(|n| read_expected(n, reader))
-        .transpose()?;
-    let tolerance = f.get_value(&["tolerance"]).map(|n| reader.number(n)).transpose()?;
-    let unit = match f.get_value(&["unit"]) {
-        Some(n) => n.as_str()?.to_string(),
-        None => unit.to_string(),
-    };
-    reader.warn_unknown(&f, "a metric", &KEYS);
     Ok(MetricSpec {
-        name,
+        name: m.name.value,
         kind,
-        expected,
-        tolerance,
-        unit,
+        expected: m.expected.as_ref().map(|n| read_expected(n, reader)).transpose()?,
+        tolerance: m.tolerance,
+        unit: m.unit.unwrap_or_else(|| unit.to_string()),
     })
 }
 
-const AXES: [(&str, Axis); 8] = [
-    ("x", Axis::X),
-    ("y", Axis::Y),
-    ("z", Axis::Z),
-    ("abs_x", Axis::AbsX),
-    ("abs_y", Axis::AbsY),
-    ("abs_z", Axis::AbsZ),
-    ("norm", Axis::Norm),
-    ("horizontal", Axis::Horizontal),
-];
-
-fn read_axis(node: &Node) -> Result<Axis, Diagnostic> {
-    let name = node.as_name()?;
-    // `X`, `Y`, `Z` as Choreonoid writes axes.
-    let lower = if name.len() == 1 {
-        name.to_lowercase()
-    } else {
-        name.to_string()
-    };
-    if let Some((_, axis)) = AXES.iter().find(|(n, _)| *n == lower) {
-        return Ok(*axis);
-    }
-    let names: Vec<&str> = AXES.iter().map(|(n, _)| *n).collect();
-    let hint = tribo_yaml::did_you_mean(name, names.iter().copied());
-    Err(node.error(format!("unknown axis `{name}`{hint}; expected {}", names.join(", "))))
-}
-
 /// `reduce:` of a metric, one of `choices` (the first is the default).
-fn read_reduce(f: &Fields, choices: &[(&str, Reduce)]) -> Result<Reduce, Diagnostic> {
-    let Some(node) = f.get_value(&["reduce"]) else {
+fn read_reduce(node: Option<&Node>, choices: &[(&str, Reduce)]) -> Result<Reduce, Diagnostic> {
+    let Some(node) = node else {
         return Ok(choices.first().map_or(Reduce::Max, |c| c.1));
     };
     let name = node.as_name()?;
@@ -466,6 +430,17 @@ mod tests {
 
     use super::*;
     use crate::{LoadOptions, Project};
+
+    const AXES: [(&str, Axis); 8] = [
+        ("x", Axis::X),
+        ("y", Axis::Y),
+        ("z", Axis::Z),
+        ("abs_x", Axis::AbsX),
+        ("abs_y", Axis::AbsY),
+        ("abs_z", Axis::AbsZ),
+        ("norm", Axis::Norm),
+        ("horizontal", Axis::Horizontal),
+    ];
 
     /// A box on a floor with one metric written as `metric` (a flow mapping).
     fn load(metric: &str) -> Result<Project, Diagnostic> {

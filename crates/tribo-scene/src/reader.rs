@@ -4,8 +4,9 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use nalgebra::{Unit, UnitQuaternion, Vector3};
+use serde::de::DeserializeOwned;
 use tribo_material::MaterialTable;
-use tribo_yaml::{closest, Diagnostic, Fields, Location, Node, Value};
+use tribo_yaml::{closest, Diagnostic, Fields, Location, Node, ScalarContext, UnknownKeys, Value};
 
 use crate::expr::{evaluate, ExprContext};
 use crate::params::Parameters;
@@ -29,6 +30,13 @@ impl Reader<'_> {
         self.warnings
             .borrow_mut()
             .extend(fields.unknown_key_warnings(context, known));
+    }
+
+    /// `node` read into a `#[derive(Deserialize)]` type (`tribo_yaml::from_node_with`): numbers
+    /// may be formulas, text may use variables, and keys the type does not have are warnings
+    /// ("unknown key `x` in WHAT is not read; did you mean `y`?").
+    pub fn read<T: DeserializeOwned>(&self, node: &Node, what: &str) -> Result<T, Diagnostic> {
+        tribo_yaml::from_node_with(node, what, self, UnknownKeys::Warn(&self.warnings))
     }
 
     /// A number: a literal, or a formula of the parameters (see [`crate::expr`]). A literal that
@@ -198,6 +206,17 @@ impl Reader<'_> {
                     .replace("${PROJECT_DIR}", &self.project_dir_text())
             }),
         }
+    }
+}
+
+/// Numbers and text in types read with [`Reader::read`]: [`Reader::number`] and [`Reader::text`].
+impl ScalarContext for Reader<'_> {
+    fn number(&self, node: &Node) -> Result<f64, Diagnostic> {
+        Reader::number(self, node)
+    }
+
+    fn text(&self, node: &Node) -> Result<String, Diagnostic> {
+        Reader::text(self, node)
     }
 }
 
