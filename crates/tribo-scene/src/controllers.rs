@@ -3,10 +3,12 @@
 use std::sync::Arc;
 
 use nalgebra::{UnitQuaternion, Vector3};
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use tribo_model::{JointKind, JointMotion};
-use tribo_yaml::{Diagnostic, Fields, Node};
+use tribo_yaml::{Diagnostic, Fields, Located, Node};
 
-use crate::bodies::{body_index, find_joint, read_link_ref, BodyEntry};
+use crate::bodies::{body_index, find_joint, link_ref, BodyEntry};
 use crate::reader::Reader;
 use crate::LinkRef;
 
@@ -31,10 +33,12 @@ pub struct JointPatternSpec {
     pub end_with_motion: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename = "mode", rename_all = "lowercase")]
 pub enum PatternMode {
     /// `u = P (q_ref − q) + D (dq_ref − dq)`, velocities by finite differences over dt, applied as
     /// joint torques — exactly Choreonoid's SR1 walk sample.
+    #[default]
     Torque,
     /// The engine tracks `q_ref` with its own PD (implicit where the engine can), the high-gain
     /// mode.
@@ -108,18 +112,16 @@ pub struct WrenchSpec {
 
 const KINDS: [&str; 4] = ["joint_pattern", "kinematic_path", "joint_effort", "wrench"];
 
-/// `interpolation:` of a waypoint path.
-const INTERPOLATIONS: [&str; 3] = ["linear", "cubic", "minimum_jerk"];
-
 pub fn read_controller(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result<ControllerSpec, Diagnostic> {
-    let f = Fields::new(node, "a controller")?;
-    let type_node = f.required(&["type"])?;
-    let kind = type_node.as_name()?;
-    let spec = match kind {
-        "joint_pattern" => ControllerSpec::JointPattern(joint_pattern(&f, bodies, reader)?),
-        "kinematic_path" => ControllerSpec::KinematicPath(kinematic_path(&f, bodies, reader)?),
-        "joint_effort" => ControllerSpec::JointEffort(joint_effort(&f, bodies, reader)?),
-        "wrench" => ControllerSpec::Wrench(wrench(&f, bodies, reader)?),
+    let type_node = Fields::new(node, "a controller")?.required(&["type"])?;
+    let what = format!("a {} controller", type_node.as_name()?);
+    let spec = match type_node.as_name()? {
+        "joint_pattern" => ControllerSpec::JointPattern(joint_pattern(reader.read(node, &what)?, bodies, reader)?),
+        "kinematic_path" => {
+            ControllerSpec::KinematicPath(kinematic_path(reader.read(node, &what)?, node, bodies, reader)?)
+        }
+        "joint_effort" => ControllerSpec::JointEffort(joint_effort(reader.read(node, &what)?, bodies, reader)?),
+        "wrench" => ControllerSpec::Wrench(wrench(reader.read(node, &what)?, bodies, reader)?),
         other => {
             let hint = tribo_yaml::did_you_mean(other, KINDS);
             return Err(type_node.error(format!(
@@ -131,88 +133,71 @@ pub fn read_controller(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Re
     Ok(spec)
 }
 
-fn window(f: &Fields, reader: &Reader) -> Result<(f64, f64), Diagnostic> {
-    let start = f
-        .get_value(&["start"])
-        .map(|n| reader.number(n))
-        .transpose()?
-        .unwrap_or(0.0);
-    let end = match (f.get_value(&["end"]), f.get_value(&["duration"])) {
-        (Some(n), _) => reader.number(n)?,
-        (None, Some(n)) => start + reader.number(n)?,
-        (None, None) => f64::INFINITY,
-    };
-    Ok((start, end))
+/// `start` (default 0) to `end`, or to `start + duration`, or forever.
+fn window(start: Option<f64>, end: Option<f64>, duration: Option<f64>) -> (f64, f64) {
+    let start = start.unwrap_or(0.0);
+    let end = end.or(duration.map(|d| start + d)).unwrap_or(f64::INFINITY);
+    (start, end)
 }
 
-fn joint_pattern(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<JointPatternSpec, Diagnostic> {
-    let body = body_index(bodies, f.required(&["body"])?, reader)?;
+/// A `joint_pattern` controller as written.
+#[derive(Deserialize)]
+struct JointPatternFile {
+    #[serde(rename = "type")]
+    _type: IgnoredAny,
+    body: Node,
+    motion: Node,
+    #[serde(default)]
+    mode: PatternMode,
+    #[serde(default)]
+    p: f64,
+    #[serde(default)]
+    d: f64,
+    #[serde(default)]
+    gains: Vec<GainGroup>,
+    end_with_motion: Option<bool>,
+}
+
+/// Gains for some joints: `{joints: [names, PREFIX*, ids], p, d}`.
+#[derive(Deserialize)]
+struct GainGroup {
+    joints: Node,
+    p: Option<f64>,
+    d: Option<f64>,
+}
+
+fn joint_pattern(c: JointPatternFile, bodies: &[BodyEntry], reader: &Reader) -> Result<JointPatternSpec, Diagnostic> {
+    let body = body_index(bodies, &c.body, reader)?;
     let model = &bodies[body].model;
-    let motion_node = f.required(&["motion"])?;
-    let motion_path = reader.path(motion_node)?;
+    let motion_path = reader.path(&c.motion)?;
     let motion = tribo_model::load_motion(&motion_path).map_err(|e| {
         if e.location.line == 0 {
-            motion_node.error(format!("cannot load motion `{}`: {}", motion_path.display(), e.message))
+            c.motion
+                .error(format!("cannot load motion `{}`: {}", motion_path.display(), e.message))
         } else {
             e
         }
     })?;
     let joints = model.joints_by_id.len();
     if motion.num_parts != joints {
-        return Err(motion_node.error(format!(
+        return Err(c.motion.error(format!(
             "motion has {} parts but model `{}` has {joints} joint ids",
             motion.num_parts, model.name
         )));
     }
-    let mode = match f.get_value(&["mode"]) {
-        None => PatternMode::Torque,
-        Some(n) => match reader.text(n)?.as_str() {
-            "torque" => PatternMode::Torque,
-            "position" => PatternMode::Position,
-            other => return Err(n.error(format!("unknown mode `{other}`; expected torque or position"))),
-        },
-    };
-    let p = f
-        .get_value(&["p"])
-        .map(|n| reader.number(n))
-        .transpose()?
-        .unwrap_or(0.0);
-    let d = f
-        .get_value(&["d"])
-        .map(|n| reader.number(n))
-        .transpose()?
-        .unwrap_or(0.0);
-    let mut gains = vec![(p, d); joints];
-    if let Some(groups) = f.get_value(&["gains"]) {
-        for group in groups.as_seq()? {
-            let g = Fields::new(group, "a gain group")?;
-            let selector = g.required(&["joints"])?;
-            let ids = select_joints(selector, &bodies[body], reader)?;
-            let gp = g.get_value(&["p"]).map(|n| reader.number(n)).transpose()?;
-            let gd = g.get_value(&["d"]).map(|n| reader.number(n)).transpose()?;
-            reader.warn_unknown(&g, "a gain group", &["joints", "p", "d"]);
-            for id in ids {
-                if let Some(v) = gp {
-                    gains[id].0 = v;
-                }
-                if let Some(v) = gd {
-                    gains[id].1 = v;
-                }
-            }
+    let mut gains = vec![(c.p, c.d); joints];
+    for group in &c.gains {
+        for id in select_joints(&group.joints, &bodies[body], reader)? {
+            gains[id].0 = group.p.unwrap_or(gains[id].0);
+            gains[id].1 = group.d.unwrap_or(gains[id].1);
         }
     }
-    let end_with_motion = f.bool_or(&["end_with_motion"], true)?;
-    reader.warn_unknown(
-        f,
-        "a joint_pattern controller",
-        &["type", "body", "motion", "mode", "p", "d", "gains", "end_with_motion"],
-    );
     Ok(JointPatternSpec {
         body,
         motion: Arc::new(motion),
-        mode,
+        mode: c.mode,
         gains,
-        end_with_motion,
+        end_with_motion: c.end_with_motion.unwrap_or(true),
     })
 }
 
@@ -257,162 +242,180 @@ fn select_joints(node: &Node, body: &BodyEntry, reader: &Reader) -> Result<Vec<u
     Ok(ids)
 }
 
-fn kinematic_path(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<KinematicPathSpec, Diagnostic> {
-    let body_node = f.required(&["body"])?;
-    let body = body_index(bodies, body_node, reader)?;
+/// A `kinematic_path` controller as written.
+#[derive(Deserialize)]
+struct KinematicPathFile {
+    #[serde(rename = "type")]
+    _type: IgnoredAny,
+    body: Node,
+    waypoints: Option<Located<Vec<Located<WaypointFile>>>>,
+    velocities: Option<Vec<Located<VelocityFile>>>,
+    interpolation: Option<Located<Interpolation>>,
+}
+
+/// `interpolation:` of a waypoint path.
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum Interpolation {
+    #[default]
+    Linear,
+    Cubic,
+    MinimumJerk,
+}
+
+#[derive(Deserialize)]
+struct WaypointFile {
+    time: f64,
+    /// `[x, y, z]` or a list of them (`Reader::translation`).
+    translation: Option<Node>,
+    /// Axis-angle in degrees or a list of them (`Reader::rotation_deg`).
+    rotation: Option<Node>,
+}
+
+#[derive(Deserialize)]
+struct VelocityFile {
+    start: Option<f64>,
+    end: Option<f64>,
+    duration: Option<f64>,
+    #[serde(default)]
+    linear: [f64; 3],
+    #[serde(default)]
+    angular: [f64; 3],
+}
+
+fn kinematic_path(
+    c: KinematicPathFile,
+    node: &Node,
+    bodies: &[BodyEntry],
+    reader: &Reader,
+) -> Result<KinematicPathSpec, Diagnostic> {
+    let body = body_index(bodies, &c.body, reader)?;
     if !bodies[body].fixed_root {
-        return Err(body_node.error(format!(
+        return Err(c.body.error(format!(
             "a kinematic path moves a fixed-root body; body `{}` is free (set `fixed: true` on it)",
             bodies[body].name
         )));
     }
-    let interpolation = f.get_value(&["interpolation"]);
-    let path = match (f.get_value(&["waypoints"]), f.get_value(&["velocities"])) {
-        (Some(n), None) => {
-            let points = waypoints(n, &bodies[body], reader)?;
-            match interpolation.map(|n| (n, n.as_name())) {
-                None => PathSpec::Waypoints(points),
-                Some((_, Ok("linear"))) => PathSpec::Waypoints(points),
-                Some((_, Ok("cubic"))) => PathSpec::CubicWaypoints(points),
-                Some((_, Ok("minimum_jerk"))) => PathSpec::MinimumJerkWaypoints(points),
-                Some((node, Ok(other))) => {
-                    let hint = tribo_yaml::did_you_mean(other, INTERPOLATIONS);
-                    return Err(node.error(format!(
-                        "unknown interpolation `{other}`{hint}; expected {}",
-                        INTERPOLATIONS.join(", ")
-                    )));
-                }
-                Some((_, Err(e))) => return Err(e),
+    let path = match (c.waypoints, c.velocities) {
+        (Some(points), None) => {
+            let points = waypoints(points, &bodies[body], reader)?;
+            match c.interpolation.map_or(Interpolation::Linear, |i| *i) {
+                Interpolation::Linear => PathSpec::Waypoints(points),
+                Interpolation::Cubic => PathSpec::CubicWaypoints(points),
+                Interpolation::MinimumJerk => PathSpec::MinimumJerkWaypoints(points),
             }
         }
-        (None, Some(n)) => {
-            if let Some(node) = interpolation {
+        (None, Some(segments)) => {
+            if let Some(i) = c.interpolation {
                 return Err(
-                    node.error("`interpolation` applies to `waypoints`; `velocities` are constant over their windows")
+                    i.error("`interpolation` applies to `waypoints`; `velocities` are constant over their windows")
                 );
             }
-            PathSpec::Velocities(velocities(n, reader)?)
+            PathSpec::Velocities(velocities(segments)?)
         }
-        _ => {
-            return Err(f
-                .node()
-                .error("a kinematic path needs exactly one of `waypoints` or `velocities`"))
-        }
+        _ => return Err(node.error("a kinematic path needs exactly one of `waypoints` or `velocities`")),
     };
-    reader.warn_unknown(
-        f,
-        "a kinematic_path controller",
-        &["type", "body", "waypoints", "velocities", "interpolation"],
-    );
     Ok(KinematicPathSpec { body, path })
 }
 
-fn waypoints(node: &Node, body: &BodyEntry, reader: &Reader) -> Result<Vec<Waypoint>, Diagnostic> {
+fn waypoints(
+    list: Located<Vec<Located<WaypointFile>>>,
+    body: &BodyEntry,
+    reader: &Reader,
+) -> Result<Vec<Waypoint>, Diagnostic> {
+    if list.is_empty() {
+        return Err(list.error("a kinematic path needs at least one waypoint"));
+    }
     let mut out: Vec<Waypoint> = Vec::new();
-    for item in node.as_seq()? {
-        let w = Fields::new(item, "a waypoint")?;
-        let time = reader.number(w.required(&["time"])?)?;
-        if out.last().is_some_and(|p| time <= p.time) {
-            return Err(item.error("waypoint times must increase"));
+    for w in &list.value {
+        if out.last().is_some_and(|p| w.time <= p.time) {
+            return Err(w.error("waypoint times must increase"));
         }
-        let translation = match w.get_value(&["translation"]) {
+        let translation = match &w.translation {
             Some(n) => reader.translation(n)?,
             None => out.last().map_or(body.root_pose.translation.vector, |p| p.translation),
         };
-        let rotation = match w.get_value(&["rotation"]) {
+        let rotation = match &w.rotation {
             Some(n) => reader.rotation_deg(n)?,
             None => out.last().map_or(body.root_pose.rotation, |p| p.rotation),
         };
-        reader.warn_unknown(&w, "a waypoint", &["time", "translation", "rotation"]);
         out.push(Waypoint {
-            time,
+            time: w.time,
             translation,
             rotation,
         });
     }
-    if out.is_empty() {
-        return Err(node.error("a kinematic path needs at least one waypoint"));
-    }
     Ok(out)
 }
 
-fn velocities(node: &Node, reader: &Reader) -> Result<Vec<VelocitySegment>, Diagnostic> {
-    let mut out = Vec::new();
-    for item in node.as_seq()? {
-        let s = Fields::new(item, "a velocity segment")?;
-        let (start, end) = window(&s, reader)?;
-        let linear = s
-            .get_value(&["linear"])
-            .map(|n| reader.vec3(n))
-            .transpose()?
-            .unwrap_or_default();
-        let angular = s
-            .get_value(&["angular"])
-            .map(|n| reader.vec3(n))
-            .transpose()?
-            .unwrap_or_default();
-        reader.warn_unknown(
-            &s,
-            "a velocity segment",
-            &["start", "end", "duration", "linear", "angular"],
-        );
-        if end <= start {
-            return Err(item.error("a velocity segment must end after it starts"));
-        }
-        out.push(VelocitySegment {
-            start,
-            end,
-            linear,
-            angular,
-        });
-    }
-    Ok(out)
+fn velocities(segments: Vec<Located<VelocityFile>>) -> Result<Vec<VelocitySegment>, Diagnostic> {
+    segments
+        .into_iter()
+        .map(|s| {
+            let (start, end) = window(s.start, s.end, s.duration);
+            if end <= start {
+                return Err(s.error("a velocity segment must end after it starts"));
+            }
+            Ok(VelocitySegment {
+                start,
+                end,
+                linear: s.linear.into(),
+                angular: s.angular.into(),
+            })
+        })
+        .collect()
 }
 
-fn joint_effort(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<JointEffortSpec, Diagnostic> {
-    let body = body_index(bodies, f.required(&["body"])?, reader)?;
-    let joint_node = f.required(&["joint"])?;
-    let link = find_joint(&bodies[body].model, &reader.text(joint_node)?, &joint_node.location)?;
+/// A `joint_effort` controller as written.
+#[derive(Deserialize)]
+struct JointEffortFile {
+    #[serde(rename = "type")]
+    _type: IgnoredAny,
+    body: Node,
+    joint: Node,
+    effort: f64,
+    start: Option<f64>,
+    end: Option<f64>,
+    duration: Option<f64>,
+}
+
+fn joint_effort(c: JointEffortFile, bodies: &[BodyEntry], reader: &Reader) -> Result<JointEffortSpec, Diagnostic> {
+    let body = body_index(bodies, &c.body, reader)?;
+    let link = find_joint(&bodies[body].model, &reader.text(&c.joint)?, &c.joint.location)?;
     if bodies[body].model.links[link].joint.kind == JointKind::Fixed {
-        return Err(joint_node.error("a fixed joint cannot take an effort"));
+        return Err(c.joint.error("a fixed joint cannot take an effort"));
     }
-    let effort = reader.number(f.required(&["effort"])?)?;
-    let (start, end) = window(f, reader)?;
-    reader.warn_unknown(
-        f,
-        "a joint_effort controller",
-        &["type", "body", "joint", "effort", "start", "end", "duration"],
-    );
+    let (start, end) = window(c.start, c.end, c.duration);
     Ok(JointEffortSpec {
         joint: LinkRef { body, link },
-        effort,
+        effort: c.effort,
         start,
         end,
     })
 }
 
-fn wrench(f: &Fields, bodies: &[BodyEntry], reader: &Reader) -> Result<WrenchSpec, Diagnostic> {
-    let link = read_link_ref(f, bodies, reader)?;
-    let force = f
-        .get_value(&["force"])
-        .map(|n| reader.vec3(n))
-        .transpose()?
-        .unwrap_or_default();
-    let torque = f
-        .get_value(&["torque"])
-        .map(|n| reader.vec3(n))
-        .transpose()?
-        .unwrap_or_default();
-    let (start, end) = window(f, reader)?;
-    reader.warn_unknown(
-        f,
-        "a wrench controller",
-        &["type", "body", "link", "force", "torque", "start", "end", "duration"],
-    );
+/// A `wrench` controller as written.
+#[derive(Deserialize)]
+struct WrenchFile {
+    #[serde(rename = "type")]
+    _type: IgnoredAny,
+    body: Node,
+    link: Option<Node>,
+    #[serde(default)]
+    force: [f64; 3],
+    #[serde(default)]
+    torque: [f64; 3],
+    start: Option<f64>,
+    end: Option<f64>,
+    duration: Option<f64>,
+}
+
+fn wrench(c: WrenchFile, bodies: &[BodyEntry], reader: &Reader) -> Result<WrenchSpec, Diagnostic> {
+    let (start, end) = window(c.start, c.end, c.duration);
     Ok(WrenchSpec {
-        link,
-        force,
-        torque,
+        link: link_ref(bodies, &c.body, c.link.as_ref(), reader)?,
+        force: c.force.into(),
+        torque: c.torque.into(),
         start,
         end,
     })
@@ -457,6 +460,29 @@ mod tests {
         assert!(matches!(path(&cubic), Some(PathSpec::CubicWaypoints(_))));
         let jerk = format!("{POINTS}, interpolation: minimum_jerk");
         assert!(matches!(path(&jerk), Some(PathSpec::MinimumJerkWaypoints(p)) if p.len() == 2));
+    }
+
+    #[test]
+    fn segments_and_waypoints_are_checked_where_written() {
+        let e = load("velocities: [ { linear: [0, 1], end: 1 } ]")
+            .map(|_| ())
+            .expect_err("two numbers")
+            .to_string();
+        assert_eq!(e, "c.yaml:5:64: expected a list of 3 values, found 2 values");
+        let e = load("velocities: [ { start: 2, duration: -1 } ]")
+            .map(|_| ())
+            .expect_err("ends before it starts")
+            .to_string();
+        assert_eq!(e, "c.yaml:5:54: a velocity segment must end after it starts");
+        let p = load("waypoints: [ { time: 0, tme: 1 } ]").expect("loads with a warning");
+        let warnings: Vec<String> = p.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            warnings,
+            [
+                "c.yaml:5:64: warning: unknown key `tme` in `waypoints[0]` of a kinematic_path controller is not \
+              read; did you mean `time`?"
+            ]
+        );
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //!   unknown keys are checked against the names serde gives the deserializer, so
 //!   `#[serde(deny_unknown_fields)]` is not needed here (it keeps other formats strict too).
 //! - Structs and maps are mappings; enums are a name for unit variants or a one-key mapping
-//!   `{variant: value}` (externally tagged); `Option` fields accept an explicit null as absent;
+//!   `{variant: value}` (externally tagged); a struct's key with an empty value (`key:`, `~`) is
+//!   read as absent (the default, `None`, or "missing required key"), as [`crate::Fields`] does;
 //!   sequences and tuples are lists; numbers must be finite; booleans take YAML 1.1's spellings
 //!   ([`Node::as_bool`]); integers are range checked.
 //! - [`Located<T>`] keeps where a value was written (for checks after reading), and [`Node`]
@@ -711,6 +712,11 @@ impl<'de> MapAccess<'de> for Entries<'_, '_> {
                     }
                 }
             }
+            if self.known.is_some() && entry.value.is_null() {
+                // `key:` with no value is the key left out, as `Fields::get_value` reads it.
+                self.next += 1;
+                continue;
+            }
             return seed
                 .deserialize(Key {
                     key: &entry.key,
@@ -986,7 +992,7 @@ mod tests {
         assert_eq!(o.limits.get("y"), Some(&-2.5));
         let offset = o.offset.expect("offset");
         assert_eq!((*offset, offset.location.to_string()), (3.0, "o.yaml:8:9".to_string()));
-        let empty: Options = read("name:\n").expect("null is absent");
+        let empty: Options = read("name:\ntolerance: ~\ngains:\n").expect("null is absent");
         assert_eq!(empty, Options::default());
         let shapes: Vec<Shape> = read("[point, {sphere: {radius: 0.5}}, {offset: [1, 2, 3]}]").expect("enums");
         assert_eq!(
