@@ -1,4 +1,4 @@
-//! Decay length of a compliant pad's deflection under a point load (`cslc.md` §6.1).
+//! Decay length of a compliant pad's deflection under a point load (`docs/design/lattice-model.md` §6.1).
 //!
 //! # The math
 //!
@@ -12,9 +12,9 @@
 //! With `Σ_j (w_i − w_j) ≈ −h² ∇²w` this is the screened Poisson equation
 //! `(1 − ℓ² ∇²) w = f / k_a` with `ℓ = h √(k_ℓ / k_a)`, whose 2-D Green's function (a point load
 //! `F` at the origin) is `w(r) = F / (2π k_a ℓ²) · K0(r/ℓ)`, far field `∝ e^{−r/ℓ} / √r`.
-//! Sources: the design note `cslc.md` §3.2 and §6.1 (from the CSLC paper's summary: the lattice
-//! is "a discrete screened-Poisson system whose deformation decays with the characteristic length
-//! ℓ = h √(k_ℓ/k_a)"; "in 2-D the far field of a point load goes like K0(r/ℓ)"); the Green's
+//! Sources: `docs/design/lattice-model.md` §3.2 and §6.1 (after the CSLC paper: the lattice is a
+//! discrete screened-Poisson system whose deflection decays over ℓ = h √(k_ℓ/k_a), and a point
+//! load's far field in 2-D goes like K0(r/ℓ)); the Green's
 //! function of `∇² − 1/ℓ²` in the plane is `−K0(r/ℓ)/(2π)` (DLMF 10.25, Abramowitz & Stegun 9.6).
 //!
 //! # The fit
