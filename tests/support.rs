@@ -34,12 +34,11 @@ pub fn load(project: &str, overrides: &[(&str, &str)], extra_materials: &[&str])
 
 /// Run a loaded project on an engine; panics (test failure) if the run fails.
 pub fn run(project: &Project, engine: &str) -> RunOutcome {
-    let outcome = tribo_runner::run(project, &registry(), engine, &RunOptions::default(), &mut |_, _| {})
-        .unwrap_or_else(|e| panic!("{e}"));
-    if let Some(f) = &outcome.failure {
-        panic!("{engine} failed: {f}");
-    }
-    outcome
+    let result = tribo_runner::run(project, &registry(), engine, &RunOptions::default(), &mut |_, _| {});
+    result.unwrap_or_else(|e| match e.partial() {
+        Some(_) => panic!("{engine} failed: {e}"),
+        None => panic!("{e}"),
+    })
 }
 
 /// A numeric metric of a run.

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use rayon::prelude::*;
-use tribo_runner::{BuildError, RowSink, RunError, RunHooks, RunOptions, RunOutcome};
+use tribo_runner::{RowSink, RunError, RunHooks, RunOptions, RunRecord};
 use tribo_scene::Project;
 
 use crate::batch_progress::BatchProgress;
@@ -30,24 +30,7 @@ fn expected_steps(project: &Project, options: &RunOptions) -> u64 {
     tribo_runner::step_count(duration, project.simulation.time_step)
 }
 
-/// The outcome of a run that failed before its first step (its engine could not be built for
-/// the scene): no steps, no metrics, the failure.
-pub fn failed_outcome(engine: &str, failure: String) -> RunOutcome {
-    RunOutcome {
-        engine: engine.to_string(),
-        steps: 0,
-        simulated_time: 0.0,
-        wall_time: std::time::Duration::ZERO,
-        metrics: Vec::new(),
-        trajectory: Default::default(),
-        replay: None,
-        warnings: Vec::new(),
-        failure: Some(failure),
-        solver: Default::default(),
-    }
-}
-
-fn run_one(job: &Job, options: &RunOptions, progress: &mut dyn FnMut(u64, u64)) -> Result<RunOutcome, Failure> {
+fn run_one(job: &Job, options: &RunOptions, progress: &mut dyn FnMut(u64, u64)) -> Result<RunRecord, Failure> {
     let registry = registry();
     let mut sink = job.out.map(trajectory_file).transpose()?;
     let hooks = RunHooks {
@@ -55,17 +38,21 @@ fn run_one(job: &Job, options: &RunOptions, progress: &mut dyn FnMut(u64, u64)) 
         rows: sink.as_mut().map(|s| s as &mut dyn RowSink),
     };
     match tribo_runner::run_with(job.project, &registry, job.engine, options, hooks) {
-        Ok(outcome) => Ok(outcome),
-        // The engine cannot simulate this scene: the run failed; the other engines go on.
-        Err(RunError::Build(e @ BuildError::Unsupported { .. })) => {
-            Ok(failed_outcome(job.engine, format!("failed before its first step: {e}")))
-        }
+        Ok(outcome) => Ok(RunRecord::finished(outcome)),
+        // The run failed (it has a partial outcome), or the engine cannot simulate this scene:
+        // the other engines go on.
+        Err(e) if e.partial().is_some() || is_unsupported_scene(&e) => Ok(RunRecord::failed(job.engine, e)),
         Err(e) => Err(crate::run::run_error(&job.project.path, job.engine, e)),
     }
 }
 
+/// An engine that cannot simulate the scene (a failed run, not invalid input).
+pub fn is_unsupported_scene(error: &RunError) -> bool {
+    matches!(error, RunError::Build(e) if e.is_scene_error())
+}
+
 /// Run every job in parallel; the outcomes come back in the order of `jobs`.
-pub fn run_all(jobs: &[Job], options: &RunOptions, quiet: bool) -> Vec<Result<RunOutcome, Failure>> {
+pub fn run_all(jobs: &[Job], options: &RunOptions, quiet: bool) -> Vec<Result<RunRecord, Failure>> {
     let totals: Vec<u64> = jobs.iter().map(|j| expected_steps(j.project, options)).collect();
     let progress = BatchProgress::new(totals.iter().sum(), jobs.len(), quiet);
     let outcomes = jobs

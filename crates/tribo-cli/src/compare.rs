@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use tribo_report::{EngineRun, PressureMap};
-use tribo_runner::{RunOptions, RunOutcome};
+use tribo_runner::{RunOptions, RunRecord};
 use tribo_scene::Project;
 
 use crate::batch::{run_all, Job};
@@ -62,22 +62,26 @@ pub fn execute(args: &CompareArgs) -> CliResult {
         })
         .collect();
     let quiet = args.project.quiet || args.project.json;
-    let outcomes: Vec<RunOutcome> = run_all(&jobs, &options, quiet).into_iter().collect::<Result<_, _>>()?;
+    let records: Vec<RunRecord> = run_all(&jobs, &options, quiet).into_iter().collect::<Result<_, _>>()?;
     if let Some(dir) = &args.project.out {
-        let pressure: Vec<Vec<PressureMap>> = outcomes
+        let pressure: Vec<Vec<PressureMap>> = records
             .iter()
-            .map(|o| tribo_report::pressure_maps(&project.scene, o))
+            .map(|r| tribo_report::pressure_maps(&project.scene, &r.outcome))
             .collect();
-        for (o, maps) in outcomes.iter().zip(&pressure) {
-            write_outputs(&dir.join(&o.engine), &project, o)?;
-            write_pressure_images(&dir.join(&o.engine), maps)?;
+        for (r, maps) in records.iter().zip(&pressure) {
+            write_outputs(&dir.join(&r.outcome.engine), &project, r)?;
+            write_pressure_images(&dir.join(&r.outcome.engine), maps)?;
         }
         // An engine that never started has nothing to replay or plot.
-        let runs: Vec<EngineRun> = outcomes
+        let runs: Vec<EngineRun> = records
             .iter()
             .zip(&pressure)
-            .filter(|(outcome, _)| !outcome.trajectory.rows.is_empty())
-            .map(|(outcome, pressure)| EngineRun { outcome, pressure })
+            .filter(|(r, _)| !r.outcome.trajectory.rows.is_empty())
+            .map(|(r, pressure)| EngineRun {
+                outcome: &r.outcome,
+                failure: r.failure.as_ref(),
+                pressure,
+            })
             .collect();
         let files =
             tribo_report::write_compare_report(dir, &project, &runs).map_err(|e| Failure::run(e.to_string()))?;
@@ -86,15 +90,15 @@ pub fn execute(args: &CompareArgs) -> CliResult {
         }
     }
     if args.project.json {
-        crate::output::outln!("{}", pretty(&compare_json(&project, &outcomes)));
+        crate::output::outln!("{}", pretty(&compare_json(&project, &records)));
     } else {
-        crate::output::out!("{}", compare_text(&project, &outcomes));
+        crate::output::out!("{}", compare_text(&project, &records));
     }
-    let failed: Vec<String> = outcomes
+    let failed: Vec<String> = records
         .iter()
-        .filter_map(|o| {
-            o.failure
-                .as_ref()
+        .filter_map(|r| {
+            let o = &r.outcome;
+            r.failure_text()
                 .map(|f| format!("{} (after {} completed steps): {f}", o.engine, o.steps))
         })
         .collect();
@@ -117,15 +121,18 @@ pub fn engines_to_run(project: &Project, requested: &[String]) -> Result<Vec<Str
     Ok(engines)
 }
 
-pub fn compare_json(project: &Project, outcomes: &[RunOutcome]) -> serde_json::Value {
-    let engines: serde_json::Map<String, serde_json::Value> =
-        outcomes.iter().map(|o| (o.engine.clone(), outcome_json(o))).collect();
+pub fn compare_json(project: &Project, records: &[RunRecord]) -> serde_json::Value {
+    let engines: serde_json::Map<String, serde_json::Value> = records
+        .iter()
+        .map(|r| (r.outcome.engine.clone(), outcome_json(r)))
+        .collect();
     let _ = metric_json;
     json!({"project": project.name, "engines": engines})
 }
 
 /// Metric rows against engine columns, an expected column, and steps per second.
-pub fn compare_text(project: &Project, outcomes: &[RunOutcome]) -> String {
+pub fn compare_text(project: &Project, records: &[RunRecord]) -> String {
+    let outcomes: Vec<&tribo_runner::RunOutcome> = records.iter().map(|r| &r.outcome).collect();
     let mut header = vec!["metric".to_string(), "unit".into(), "expected".into()];
     header.extend(outcomes.iter().map(|o| o.engine.clone()));
     let mut rows = vec![header];
@@ -136,15 +143,15 @@ pub fn compare_text(project: &Project, outcomes: &[RunOutcome]) -> String {
             spec.unit.clone(),
             first.map(expected_text).unwrap_or_default(),
         ];
-        for o in outcomes {
-            row.push(metric_cell(o, i));
+        for r in records {
+            row.push(metric_cell(r, i));
         }
         rows.push(row);
     }
     let mut speed = vec!["steps/s".to_string(), String::new(), String::new()];
-    speed.extend(outcomes.iter().map(|o| match o.failure {
+    speed.extend(records.iter().map(|r| match r.failure {
         Some(_) => "failed".to_string(),
-        None => format!("{:.0}", o.steps_per_second()),
+        None => format!("{:.0}", r.outcome.steps_per_second()),
     }));
     rows.push(speed);
     let mut out = format!("{}\n", project.name);
@@ -153,11 +160,12 @@ pub fn compare_text(project: &Project, outcomes: &[RunOutcome]) -> String {
     }
     out.push('\n');
     out.push_str(&table::render(&rows));
-    for o in outcomes {
+    for r in records {
+        let o = &r.outcome;
         for w in &o.warnings {
             out.push_str(&format!("warning ({}): {w}\n", o.engine));
         }
-        if let Some(f) = &o.failure {
+        if let Some(f) = r.failure_text() {
             out.push_str(&format!(
                 "FAILED ({}, after {} completed steps): {f}\n",
                 o.engine, o.steps
@@ -169,11 +177,11 @@ pub fn compare_text(project: &Project, outcomes: &[RunOutcome]) -> String {
 
 /// Metric `i` of a run as a table cell: value (error, ok/FAIL), or `failed` for a run that
 /// failed (its numbers would describe a run cut short, not the scene).
-pub fn metric_cell(o: &RunOutcome, i: usize) -> String {
-    if o.failure.is_some() {
+pub fn metric_cell(r: &RunRecord, i: usize) -> String {
+    if r.is_failed() {
         return "failed".to_string();
     }
-    o.metrics.get(i).map_or_else(String::new, |m| {
+    r.outcome.metrics.get(i).map_or_else(String::new, |m| {
         let err = error_text(m);
         if err.is_empty() {
             m.value.display()

@@ -6,7 +6,7 @@ use std::io::BufWriter;
 use std::path::Path;
 
 use serde_json::json;
-use tribo_runner::{CsvSink, RunOutcome};
+use tribo_runner::{CsvSink, RunRecord};
 use tribo_scene::Project;
 
 use crate::failure::Failure;
@@ -38,10 +38,10 @@ pub fn trajectory_file(dir: &Path) -> Result<TrajectoryFile, Failure> {
 }
 
 /// `dir/metrics.json` (the run's trajectory was streamed into `dir/trajectory.csv` as it went).
-pub fn write_outputs(dir: &Path, project: &Project, outcome: &RunOutcome) -> Result<(), Failure> {
+pub fn write_outputs(dir: &Path, project: &Project, record: &RunRecord) -> Result<(), Failure> {
     let io = |e: std::io::Error| Failure::run(format!("{}: cannot write results: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(io)?;
-    let mut metrics = outcome_json(outcome);
+    let mut metrics = outcome_json(record);
     if let serde_json::Value::Object(map) = &mut metrics {
         map.insert("project".into(), json!(project.name));
     }

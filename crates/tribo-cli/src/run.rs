@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::json;
-use tribo_runner::{BuildError, MetricResult, MetricValue, RowSink, RunError, RunHooks, RunOptions, RunOutcome};
+use tribo_runner::{MetricResult, MetricValue, RowSink, RunError, RunHooks, RunOptions, RunOutcome, RunRecord};
 use tribo_scene::{ExpectedValue, LoadOptions, Project};
 
 use crate::cli::{ProjectArgs, RunArgs};
@@ -26,15 +26,16 @@ pub fn execute(args: &RunArgs) -> CliResult {
     if let Some(dir) = &args.project.out {
         outputs::check_out_dir(dir)?;
     }
-    let outcome = run_engine(&project, &engine, &args.project, &options)?;
+    let record = run_engine(&project, &engine, &args.project, &options)?;
+    let outcome = &record.outcome;
     let mut images = Vec::new();
     if let Some(dir) = &args.project.out {
-        outputs::write_outputs(dir, &project, &outcome)?;
-        let maps = tribo_report::pressure_maps(&project.scene, &outcome);
+        outputs::write_outputs(dir, &project, &record)?;
+        let maps = tribo_report::pressure_maps(&project.scene, outcome);
         images = outputs::write_pressure_images(dir, &maps)?;
     }
     if args.project.json {
-        let mut v = outcome_json(&outcome);
+        let mut v = outcome_json(&record);
         if let (serde_json::Value::Object(map), false) = (&mut v, images.is_empty()) {
             let files: Vec<serde_json::Value> = images
                 .iter()
@@ -51,9 +52,9 @@ pub fn execute(args: &RunArgs) -> CliResult {
             map.insert("pressure_maps".into(), json!(files));
         }
         crate::output::outln!("{}", pretty(&v));
-    } else if outcome.failure.is_none() || outcome.steps > 0 {
+    } else if !record.is_failed() || outcome.steps > 0 {
         // A run that failed before its first step has no metrics to show: only the failure.
-        crate::output::out!("{}", outcome_text(&project, &outcome));
+        crate::output::out!("{}", outcome_text(&project, outcome));
         for i in &images {
             crate::output::outln!(
                 "pressure map of {} at its peak total normal force {:.3} N (t = {:.3} s, up to {:.0} Pa): {}, {}",
@@ -66,7 +67,7 @@ pub fn execute(args: &RunArgs) -> CliResult {
             );
         }
     }
-    match &outcome.failure {
+    match &record.failure {
         Some(f) => Err(Failure::run(format!(
             "{}: run failed on `{}` after {} completed steps: {f}",
             project.path.display(),
@@ -133,13 +134,14 @@ pub fn run_options(project: &Project, args: &ProjectArgs) -> RunOptions {
 }
 
 /// Run one engine with a progress bar; with `--out`, its trajectory streams to
-/// `DIR/trajectory.csv`.
+/// `DIR/trajectory.csv`. A run that failed after it started is a record with its failure; one
+/// that could not start is a [`Failure`].
 pub fn run_engine(
     project: &Project,
     engine: &str,
     args: &ProjectArgs,
     options: &RunOptions,
-) -> Result<RunOutcome, Failure> {
+) -> Result<RunRecord, Failure> {
     let registry = registry();
     let mut progress = Progress::new(engine, args.quiet || args.json);
     let mut sink = args.out.as_deref().map(outputs::trajectory_file).transpose()?;
@@ -147,22 +149,26 @@ pub fn run_engine(
         progress: &mut |s, n| progress.update(s, n),
         rows: sink.as_mut().map(|s| s as &mut dyn RowSink),
     };
-    let outcome = tribo_runner::run_with(project, &registry, engine, options, hooks)
-        .map_err(|e| run_error(&project.path, engine, e))?;
+    let record = match tribo_runner::run_with(project, &registry, engine, options, hooks) {
+        Ok(outcome) => RunRecord::finished(outcome),
+        Err(e) if e.partial().is_some() => RunRecord::failed(engine, e),
+        Err(e) => return Err(run_error(&project.path, engine, e)),
+    };
     progress.finish();
-    Ok(outcome)
+    Ok(record)
 }
 
 /// A run that could not start: an engine that cannot simulate the scene is a failed run (exit
 /// 1); anything else (a bad engine name or option, a controller that does not fit the model, a
 /// run above the step limit) is invalid input (exit 2).
 pub fn run_error(project: &Path, engine: &str, error: RunError) -> Failure {
-    match error {
-        RunError::Build(BuildError::Unsupported { .. }) | RunError::Output(_) => Failure::run(format!(
+    if crate::batch::is_unsupported_scene(&error) || matches!(error, RunError::Output(_)) {
+        Failure::run(format!(
             "{}: run failed on `{engine}` before its first step: {error}",
             project.display()
-        )),
-        other => Failure::input(format!("{}: {other}", project.display())),
+        ))
+    } else {
+        Failure::input(format!("{}: {error}", project.display()))
     }
 }
 
@@ -188,7 +194,8 @@ pub fn metric_json(m: &MetricResult) -> serde_json::Value {
 }
 
 /// `{"metrics": {...}, "steps_per_s": ..., "warnings": [...]}` (plus `failure` when the run failed).
-pub fn outcome_json(outcome: &RunOutcome) -> serde_json::Value {
+pub fn outcome_json(record: &RunRecord) -> serde_json::Value {
+    let outcome = &record.outcome;
     let metrics: serde_json::Map<String, serde_json::Value> = outcome
         .metrics
         .iter()
@@ -202,7 +209,7 @@ pub fn outcome_json(outcome: &RunOutcome) -> serde_json::Value {
         "steps_per_s": outcome.steps_per_second().round(),
         "warnings": outcome.warnings,
     });
-    if let (serde_json::Value::Object(map), Some(f)) = (&mut out, &outcome.failure) {
+    if let (serde_json::Value::Object(map), Some(f)) = (&mut out, record.failure_text()) {
         map.insert("failure".into(), json!(f));
     }
     out

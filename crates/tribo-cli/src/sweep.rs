@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use tribo_report::{SweepPoint, SweepReport};
-use tribo_runner::{RunOptions, RunOutcome};
+use tribo_runner::{RunOptions, RunRecord};
 use tribo_scene::{LoadOptions, ParamValue, Project};
 
 use crate::batch::{run_all, Job};
@@ -128,11 +128,11 @@ pub fn execute(args: &SweepArgs) -> CliResult {
         })
         .collect();
     let quiet = args.project.quiet || args.project.json;
-    let mut outcomes = run_all(&jobs, &options, quiet).into_iter();
+    let mut records = run_all(&jobs, &options, quiet).into_iter();
     let mut sweep_points = Vec::with_capacity(points.len());
     for values in points {
-        let outcomes: Vec<RunOutcome> = outcomes.by_ref().take(engines.len()).collect::<Result<_, _>>()?;
-        sweep_points.push(SweepPoint { values, outcomes });
+        let runs: Vec<RunRecord> = records.by_ref().take(engines.len()).collect::<Result<_, _>>()?;
+        sweep_points.push(SweepPoint { values, runs });
     }
     let report = SweepReport {
         project: base.name.clone(),
@@ -159,10 +159,9 @@ pub fn execute(args: &SweepArgs) -> CliResult {
         .points
         .iter()
         .flat_map(|p| {
-            p.outcomes.iter().filter_map(move |o| {
-                o.failure
-                    .as_ref()
-                    .map(|f| format!("{} at {}: {f}", o.engine, p.values.join(", ")))
+            p.runs.iter().filter_map(move |r| {
+                r.failure_text()
+                    .map(|f| format!("{} at {}: {f}", r.outcome.engine, p.values.join(", ")))
             })
         })
         .collect();
@@ -189,8 +188,11 @@ pub fn sweep_json(report: &SweepReport) -> Value {
                 .zip(&p.values)
                 .map(|(n, v)| (n.clone(), value_json(v)))
                 .collect();
-            let engines: serde_json::Map<String, Value> =
-                p.outcomes.iter().map(|o| (o.engine.clone(), outcome_json(o))).collect();
+            let engines: serde_json::Map<String, Value> = p
+                .runs
+                .iter()
+                .map(|r| (r.outcome.engine.clone(), outcome_json(r)))
+                .collect();
             json!({"parameters": parameters, "engines": engines})
         })
         .collect();
@@ -211,15 +213,15 @@ pub fn sweep_text(report: &SweepReport) -> String {
     header.push("steps/s".into());
     let mut rows = vec![header];
     for p in &report.points {
-        for o in &p.outcomes {
+        for r in &p.runs {
             let mut row = p.values.clone();
-            row.push(o.engine.clone());
+            row.push(r.outcome.engine.clone());
             for i in 0..metrics.len() {
-                row.push(crate::compare::metric_cell(o, i));
+                row.push(crate::compare::metric_cell(r, i));
             }
-            row.push(match o.failure {
+            row.push(match r.failure {
                 Some(_) => "failed".to_string(),
-                None => format!("{:.0}", o.steps_per_second()),
+                None => format!("{:.0}", r.outcome.steps_per_second()),
             });
             rows.push(row);
         }
@@ -232,7 +234,7 @@ pub fn sweep_text(report: &SweepReport) -> String {
     );
     out.push_str(&table::render(&rows));
     for p in &report.points {
-        for o in &p.outcomes {
+        for o in p.runs.iter().map(|r| &r.outcome) {
             for w in &o.warnings {
                 out.push_str(&format!("warning ({}, {}): {w}\n", o.engine, p.values.join(", ")));
             }

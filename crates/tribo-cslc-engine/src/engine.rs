@@ -12,7 +12,7 @@ use tribo_engine::{
 
 use crate::coupling::{couple, PadCoupling};
 use crate::inertia::reduced_mass;
-use crate::pads::{build_pads, Pad};
+use crate::pads::{build_pads, Pad, PadError};
 use crate::records::patch_record;
 use crate::restitution::damping_ratio;
 use crate::targets::within_reach;
@@ -42,11 +42,18 @@ impl CslcEngine {
         scene: &Arc<Scene>,
         options: &EngineOptions,
     ) -> Result<CslcEngine, BuildError> {
-        let mut host = host.build_host(scene, options).map_err(|e| match e {
-            BuildError::Unsupported { reason, .. } => BuildError::Unsupported { engine: name, reason },
-            other => other,
+        let mut host = host.build_host(scene, options).map_err(|e| e.for_engine(name))?;
+        let pads = build_pads(scene).map_err(|e| match e {
+            PadError::Invalid { pad, reason } => BuildError::Pad {
+                engine: name,
+                pad,
+                reason,
+            },
+            other => BuildError::Unsupported {
+                engine: name,
+                reason: other.to_string(),
+            },
         })?;
-        let pads = build_pads(scene).map_err(|reason| BuildError::Unsupported { engine: name, reason })?;
         let excluded: Vec<(LinkRef, LinkRef)> = pads
             .iter()
             .flat_map(|p| p.candidates.iter().map(move |(other, _)| (p.link, *other)))
@@ -77,6 +84,10 @@ impl Engine for CslcEngine {
     }
 
     fn step(&mut self, dt: f64, commands: &Commands) -> Result<StepReport, StepError> {
+        // Before any pad moves: a refused step changes nothing.
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(StepError::InvalidTimeStep { dt });
+        }
         let started = std::time::Instant::now();
         let mut points: Vec<CompliantPoint> = Vec::new();
         let mut steps: Vec<Option<PadStep>> = Vec::with_capacity(self.pads.len());
@@ -122,10 +133,10 @@ impl Engine for CslcEngine {
                 dt,
             };
             let pad = &mut self.pads[p];
-            let patch = pad
-                .solver
-                .step(&input)
-                .map_err(|e| StepError::Other(format!("pad {}: {e}", pad.index)))?;
+            let patch = pad.solver.step(&input).map_err(|e| StepError::Lattice {
+                pad: pad.label.clone(),
+                what: e.to_string(),
+            })?;
             if let Some(w) = &patch.warning {
                 warnings.push(format!("pad {} on link {:?}: {w}", pad.index, pad.link));
             }

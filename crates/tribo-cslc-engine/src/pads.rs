@@ -11,6 +11,8 @@ use crate::params::pad_material;
 pub struct Pad {
     /// Index in `Scene::pads`.
     pub index: usize,
+    /// The pad as messages name it: ``pad on `body.link` (file:line:column)``.
+    pub label: String,
     pub link: LinkRef,
     /// Pad frame in the link frame.
     pub pose_in_link: Isometry3<f64>,
@@ -43,20 +45,31 @@ fn adjacent(scene: &Scene, a: LinkRef, b: LinkRef) -> bool {
     links.get(a.link).and_then(|l| l.parent) == Some(b.link) || links.get(b.link).and_then(|l| l.parent) == Some(a.link)
 }
 
+/// Why a pad cannot be built.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum PadError {
+    #[error("pad {index} names a missing body")]
+    MissingBody { index: usize },
+    /// The pad's material or lattice is invalid; `pad` is the pad's label.
+    #[error("{pad}: {reason}")]
+    Invalid { pad: String, reason: String },
+}
+
 /// Builds every pad of the scene; errors name the pad's link and declaration.
-pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, String> {
+pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
     let mut pads = Vec::with_capacity(scene.pads.len());
     for (index, pad) in scene.pads.iter().enumerate() {
         let link = pad.link;
-        let body = scene
-            .bodies
-            .get(link.body)
-            .ok_or_else(|| format!("pad {index} names a missing body"))?;
+        let body = scene.bodies.get(link.body).ok_or(PadError::MissingBody { index })?;
         let link_name = body.model.links.get(link.link).map_or("?", |l| l.name.as_str());
         let what = format!("pad on `{}.{link_name}` ({})", body.name, pad.spec.location);
         let material = scene.contacts.material(scene.material_of(link));
-        let pad_material = pad_material(material).map_err(|e| format!("{what}: {e}"))?;
-        let lattice = geometry(&pad.spec.shape).build().map_err(|e| format!("{what}: {e}"))?;
+        let invalid = |reason: String| PadError::Invalid {
+            pad: what.clone(),
+            reason,
+        };
+        let pad_material = pad_material(material).map_err(|e| invalid(e.to_string()))?;
+        let lattice = geometry(&pad.spec.shape).build().map_err(|e| invalid(e.to_string()))?;
         let params = pad_material.params_at(lattice.spacing());
         let count = lattice.len() as f64;
         let centroid = lattice
@@ -68,7 +81,7 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, String> {
             .iter()
             .map(|s| (s.rest_position - centroid).norm() + s.radius)
             .fold(0.0, f64::max);
-        let solver = CslcPad::new(lattice, params).map_err(|e| format!("{what}: {e}"))?;
+        let solver = CslcPad::new(lattice, params).map_err(|e| invalid(e.to_string()))?;
         let candidates = scene
             .links()
             .filter(|&other| other != link && !adjacent(scene, link, other))
@@ -81,6 +94,7 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, String> {
             .collect();
         pads.push(Pad {
             index,
+            label: what,
             link,
             pose_in_link: pad.spec.pose,
             solver,

@@ -80,6 +80,8 @@ impl MaterialParameter {
     ];
 }
 
+/// Why a step failed. The engine keeps its last good state; after [`StepError::Diverged`] it
+/// refuses further steps.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum StepError {
@@ -94,16 +96,159 @@ pub enum StepError {
     /// have, a non-finite value, …).
     #[error("invalid command: {what}")]
     InvalidCommand { what: String },
-    #[error("{0}")]
-    Other(String),
+    /// The step size is zero, negative or not finite.
+    #[error("the time step must be positive and finite, found {dt}")]
+    InvalidTimeStep { dt: f64 },
+    /// The contact solver could not solve the step's problem (or the problem could not be formed).
+    /// `residual` is the solver's last residual, NaN when it has none.
+    #[error("the {solver} contact solver failed{}: {what}", residual_note(*.residual))]
+    SolverFailure {
+        solver: &'static str,
+        residual: f64,
+        what: String,
+    },
+    /// A solver limited in problem size met a step with more contacts than its limit.
+    #[error(
+        "solver `{solver}` is limited to {limit} contacts (`{option}`), this step has {contacts}; \
+         use solver `pgs` for large problems"
+    )]
+    TooManyContacts {
+        solver: &'static str,
+        /// The engine option that sets the limit.
+        option: &'static str,
+        limit: usize,
+        contacts: usize,
+    },
+    /// A pad's lattice step failed (`pad` names the pad as its declaration does).
+    #[error("{pad}: {what}")]
+    Lattice { pad: String, what: String },
+    /// The engine lost track of something it built (a bug in the engine, not in the scene).
+    #[error("internal error in engine `{engine}`: {what}")]
+    Internal { engine: &'static str, what: String },
 }
 
+fn residual_note(residual: f64) -> String {
+    if residual.is_nan() {
+        String::new()
+    } else {
+        format!(" (residual {residual:e})")
+    }
+}
+
+/// Why an engine could not be built for a scene.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
     /// A bad engine option, located in the project file.
     #[error("{0}")]
     Option(tribo_yaml::Diagnostic),
+    /// A scene the engine cannot simulate, for a reason that is not one body's, material's or
+    /// pad's alone.
     #[error("engine `{engine}` cannot simulate this scene: {reason}")]
     Unsupported { engine: &'static str, reason: String },
+    /// A body the engine cannot model (its links, shapes, masses or initial state).
+    #[error("engine `{engine}` cannot simulate this scene: body `{body}`: {reason}")]
+    Body {
+        engine: &'static str,
+        body: String,
+        reason: String,
+    },
+    /// A contact material whose parameters the engine cannot use.
+    #[error("engine `{engine}` cannot simulate this scene: {reason}")]
+    ContactMaterial { engine: &'static str, reason: String },
+    /// A pad (its material or lattice) the engine cannot simulate; `pad` names it as its
+    /// declaration does.
+    #[error("engine `{engine}` cannot simulate this scene: {pad}: {reason}")]
+    Pad {
+        engine: &'static str,
+        pad: String,
+        reason: String,
+    },
+}
+
+impl BuildError {
+    /// Whether the error is about the scene (the engine cannot simulate it: a failed run), not
+    /// about the engine's options (invalid input).
+    pub fn is_scene_error(&self) -> bool {
+        !matches!(self, BuildError::Option(_))
+    }
+
+    /// The same error, naming `engine` (an engine built on another reports under its own name).
+    pub fn for_engine(self, name: &'static str) -> BuildError {
+        match self {
+            BuildError::Unsupported { reason, .. } => BuildError::Unsupported { engine: name, reason },
+            BuildError::Body { body, reason, .. } => BuildError::Body {
+                engine: name,
+                body,
+                reason,
+            },
+            BuildError::ContactMaterial { reason, .. } => BuildError::ContactMaterial { engine: name, reason },
+            BuildError::Pad { pad, reason, .. } => BuildError::Pad {
+                engine: name,
+                pad,
+                reason,
+            },
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_errors_read_as_sentences() {
+        assert_eq!(
+            StepError::InvalidTimeStep { dt: -0.001 }.to_string(),
+            "the time step must be positive and finite, found -0.001"
+        );
+        let failure = StepError::SolverFailure {
+            solver: "Lemke",
+            residual: 2.5e-3,
+            what: "no solution".into(),
+        };
+        assert_eq!(
+            failure.to_string(),
+            "the Lemke contact solver failed (residual 2.5e-3): no solution"
+        );
+        let failure = StepError::SolverFailure {
+            solver: "PGS",
+            residual: f64::NAN,
+            what: "no solution".into(),
+        };
+        assert_eq!(failure.to_string(), "the PGS contact solver failed: no solution");
+        let lattice = StepError::Lattice {
+            pad: "pad on `hand.finger` (hand.yaml:3:5)".into(),
+            what: "cslc parameters: dt must be finite and >= 0, got NaN".into(),
+        };
+        assert_eq!(
+            lattice.to_string(),
+            "pad on `hand.finger` (hand.yaml:3:5): cslc parameters: dt must be finite and >= 0, got NaN"
+        );
+    }
+
+    #[test]
+    fn build_errors_keep_their_sentence_under_another_engine_name() {
+        let pad = BuildError::Pad {
+            engine: "pgs",
+            pad: "pad on `hand.finger` (hand.yaml:3:5)".into(),
+            reason: "no cslc block".into(),
+        };
+        let renamed = pad.for_engine("cslc");
+        assert_eq!(
+            renamed.to_string(),
+            "engine `cslc` cannot simulate this scene: pad on `hand.finger` (hand.yaml:3:5): no cslc block"
+        );
+        assert!(renamed.is_scene_error());
+        let body = BuildError::Body {
+            engine: "rapier",
+            body: "box".into(),
+            reason: "link `box`: bad".into(),
+        };
+        assert_eq!(
+            body.for_engine("cslc-rapier").to_string(),
+            "engine `cslc-rapier` cannot simulate this scene: body `box`: link `box`: bad"
+        );
+    }
 }

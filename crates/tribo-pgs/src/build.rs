@@ -17,6 +17,8 @@ use tribo_geometry::shared_shape;
 use tribo_model::JointKind;
 use tribo_multibody::{Body as TreeBody, Joint, LinkInertia, State, Tree};
 
+use crate::error::BodyError;
+
 /// One collision shape on a tree body.
 #[derive(Clone)]
 pub(crate) struct Collider {
@@ -59,11 +61,11 @@ impl BodyModel {
     }
 
     /// Moves a fixed root to `pose` (a kinematic target): rebuilds the tree with the new placement.
-    pub fn set_root_placement(&mut self, pose: &Isometry3<f64>) -> Result<(), String> {
+    pub fn set_root_placement(&mut self, pose: &Isometry3<f64>) -> Result<(), tribo_multibody::Error> {
         if let Some(root) = self.tree_bodies.first_mut() {
             root.placement = *pose;
         }
-        self.tree = Tree::new(self.tree_bodies.clone()).map_err(|e| e.to_string())?;
+        self.tree = Tree::new(self.tree_bodies.clone())?;
         Ok(())
     }
 }
@@ -74,13 +76,13 @@ impl BodyModel {
 /// located at the `.body` line of the link); the errors below are defensive, for scenes built in
 /// code, and cannot be reached by a validated body except `check_mass_matrix` on a body whose
 /// masses span more than f64 can resolve.
-pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Result<(BodyModel, State), String> {
-    tribo_model::validate(&body.model, body.fixed_root).map_err(|d| d.to_string())?;
+pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Result<(BodyModel, State), BodyError> {
+    tribo_model::validate(&body.model, body.fixed_root).map_err(BodyError::Model)?;
     let links = &body.model.links;
     let n = links.len();
     // The rigid groups every engine and the scene's validation use; tree bodies are numbered by
     // their carrier links in link order (the root first).
-    let groups = tribo_model::rigid_groups(&body.model).map_err(|d| d.to_string())?;
+    let groups = tribo_model::rigid_groups(&body.model).map_err(BodyError::Model)?;
     let carrier_link: Vec<usize> = (0..n).filter(|&i| groups.carrier[i] == i).collect();
     let mut tree_index = vec![0usize; n];
     for (index, &li) in carrier_link.iter().enumerate() {
@@ -128,7 +130,7 @@ pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Resu
         tree_parent.push(parent);
         tree_bodies.push(tree_body);
     }
-    let tree = Tree::new(tree_bodies.clone()).map_err(|e| e.to_string())?;
+    let tree = Tree::new(tree_bodies.clone())?;
 
     let mut link_dof = vec![None; n];
     let mut link_q = vec![None; n];
@@ -143,7 +145,10 @@ pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Resu
             colliders.push(Collider {
                 link: i,
                 carrier: carrier[i],
-                shape: shared_shape(&shape.geometry).map_err(|e| format!("link `{}`: {e}", link.name))?,
+                shape: shared_shape(&shape.geometry).map_err(|reason| BodyError::Shape {
+                    link: link.name.clone(),
+                    reason,
+                })?,
                 pose_in_carrier: link_in_carrier[i] * shape.pose,
             });
         }
@@ -201,13 +206,13 @@ fn composite(parts: &[MassPart]) -> LinkInertia {
 }
 
 /// A body with degrees of freedom must have a positive definite mass matrix.
-fn check_mass_matrix(model: &BodyModel, state: &State) -> Result<(), String> {
+fn check_mass_matrix(model: &BodyModel, state: &State) -> Result<(), BodyError> {
     if !model.is_dynamic() {
         return Ok(());
     }
-    let kin = tribo_multibody::Kinematics::new(&model.tree, state).map_err(|e| e.to_string())?;
+    let kin = tribo_multibody::Kinematics::new(&model.tree, state)?;
     let mass = tribo_multibody::mass_matrix(&kin);
     tribo_multibody::TreeFactorisation::new(mass, &model.tree)
         .map(|_| ())
-        .map_err(|e| format!("its mass matrix is singular (a massless link?): {e}"))
+        .map_err(BodyError::SingularMass)
 }

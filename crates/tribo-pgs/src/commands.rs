@@ -13,6 +13,7 @@ use tribo_engine::{BodyCommands, JointCommand};
 use tribo_multibody::{ExternalForces, PdControl, SpatialForce, State};
 
 use crate::build::BodyModel;
+use crate::error::CommandError;
 
 /// What drives one body during a step.
 pub(crate) struct Drive {
@@ -21,14 +22,14 @@ pub(crate) struct Drive {
     pub external: Option<ExternalForces>,
 }
 
-/// The drive of `model` at `state` under `commands`, or a message naming the bad command.
+/// The drive of `model` at `state` under `commands`, or the bad command.
 pub(crate) fn drive(
     model: &BodyModel,
     state: &State,
     commands: Option<&BodyCommands>,
     link_names: &[String],
     poses: &[nalgebra::Isometry3<f64>],
-) -> Result<Drive, String> {
+) -> Result<Drive, CommandError> {
     let tree = &model.tree;
     let nv = tree.nv();
     let mut torque = DVector::zeros(nv);
@@ -50,7 +51,10 @@ pub(crate) fn drive(
             (JointCommand::None, _, _) => {}
             (JointCommand::Effort(effort), Some(dof), _) => {
                 if !effort.is_finite() {
-                    return Err(format!("link `{}`: effort {effort} is not finite", name()));
+                    return Err(CommandError::NonFiniteEffort {
+                        link: name(),
+                        effort: *effort,
+                    });
                 }
                 torque[dof] += effort;
             }
@@ -67,10 +71,10 @@ pub(crate) fn drive(
             ) => {
                 let values = [*target, *speed, *p, *d, *feedforward];
                 if values.iter().any(|x| !x.is_finite()) || *p < 0.0 || *d < 0.0 {
-                    return Err(format!(
-                        "link `{}`: PD command needs finite targets and gains ≥ 0, found {command:?}",
-                        name()
-                    ));
+                    return Err(CommandError::InvalidPd {
+                        link: name(),
+                        command: *command,
+                    });
                 }
                 q_ref[q] = *target;
                 v_ref[dof] = *speed;
@@ -80,12 +84,12 @@ pub(crate) fn drive(
                 any_pd = true;
             }
             (_, _, _) => {
-                return Err(format!("link `{}` has no revolute or prismatic joint to drive", name()));
+                return Err(CommandError::NotDriveable { link: name() });
             }
         }
     }
     let pd = if any_pd {
-        Some(PdControl::new(tree, q_ref, v_ref, kp, kd).map_err(|e| e.to_string())?)
+        Some(PdControl::new(tree, q_ref, v_ref, kp, kd)?)
     } else {
         None
     };
@@ -97,13 +101,10 @@ pub(crate) fn drive(
             let (Some(&carrier), Some(in_carrier)) =
                 (model.carrier.get(wrench.link), model.link_in_carrier.get(wrench.link))
             else {
-                return Err(format!(
-                    "a link wrench names link {}, which does not exist",
-                    wrench.link
-                ));
+                return Err(CommandError::MissingWrenchLink { link: wrench.link });
             };
             if !(wrench.force.iter().chain(wrench.torque.iter()).all(|x| x.is_finite())) {
-                return Err(format!("the wrench on link {} is not finite", wrench.link));
+                return Err(CommandError::NonFiniteWrench { link: wrench.link });
             }
             let origin = poses
                 .get(carrier)
@@ -111,8 +112,7 @@ pub(crate) fn drive(
                 .unwrap_or_default();
             forces
                 .add_force_at(carrier, &wrench.force, &origin)
-                .and_then(|()| forces.add_wrench(carrier, &SpatialForce::from_torque(&wrench.torque)))
-                .map_err(|e| e.to_string())?;
+                .and_then(|()| forces.add_wrench(carrier, &SpatialForce::from_torque(&wrench.torque)))?;
         }
         Some(forces)
     };

@@ -17,19 +17,21 @@
 use nalgebra::Vector3;
 use tribo_engine::CompliantPoint;
 
+use crate::error::PointError;
+
 /// Velocity targets and compliances `(target, cfm)` of the frame axes `[n, t₁, t₂]` (module docs).
 pub(crate) fn targets(
     point: &CompliantPoint,
     frame: [&Vector3<f64>; 3],
     h: f64,
-) -> Result<(Vector3<f64>, Vector3<f64>), String> {
+) -> Result<(Vector3<f64>, Vector3<f64>), PointError> {
     let stiffness = [
         point.normal_stiffness,
         point.tangential_stiffness,
         point.tangential_stiffness,
     ];
     if let Some(why) = point.invalid(h) {
-        return Err(why);
+        return Err(PointError::Invalid(why));
     }
     let mut target = Vector3::zeros();
     let mut cfm = Vector3::zeros();

@@ -48,6 +48,7 @@ use tribo_multibody::{point_jacobian, Kinematics, VelocityStep};
 use crate::build::BodyModel;
 use crate::collision::{PairPoints, RawPoint};
 use crate::culling::{cull, Culling};
+use crate::error::PointError;
 use crate::impacts::Strike;
 use crate::options::PgsOptions;
 use tribo_engine::CompliantPoint;
@@ -268,17 +269,14 @@ pub(crate) fn compliant_rows(
     ctx: &BuildContext,
     bodies: &[BodyView],
     points: &[CompliantPoint],
-) -> Result<Vec<ContactRow>, String> {
+) -> Result<Vec<ContactRow>, PointError> {
     let mut rows = Vec::with_capacity(points.len());
     for (index, point) in points.iter().enumerate() {
         let (a, b) = (point.a, point.b);
         let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
-            return Err(format!("a compliant contact point names a missing body ({a:?}, {b:?})"));
+            return Err(PointError::MissingBody { a, b });
         };
-        let normal = point
-            .normal
-            .try_normalize(1e-12)
-            .ok_or_else(|| format!("a compliant contact point between {a:?} and {b:?} has no normal direction"))?;
+        let normal = point.normal.try_normalize(1e-12).ok_or(PointError::NoNormal { a, b })?;
         let (t1, t2) = tangents(&normal);
         let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
         let (_, free_a) = view_a.point_velocities(a.link, &point.point);

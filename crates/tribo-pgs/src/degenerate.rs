@@ -41,6 +41,7 @@ use tribo_engine::LinkRef;
 use tribo_multibody::VelocityStep;
 
 use crate::contacts::ContactRow;
+use crate::error::SolveError;
 
 /// τₙ of the module docs.
 pub(crate) const NORMAL_TOLERANCE: f64 = 1e-3;
@@ -55,7 +56,7 @@ pub(crate) fn tangent_tolerance() -> f64 {
 pub(crate) fn screen(
     rows: &mut Vec<ContactRow>,
     steps: &[Option<VelocityStep>],
-) -> Result<Vec<(LinkRef, LinkRef)>, String> {
+) -> Result<Vec<(LinkRef, LinkRef)>, SolveError> {
     if rows.is_empty() {
         return Ok(Vec::new());
     }
@@ -108,7 +109,10 @@ pub(crate) fn screen(
                     .copy_from(&(&b.rows - &a.rows));
             }
         }
-        let diagonal = step.system.delassus_diagonal(&jacobian).map_err(|e| e.to_string())?;
+        let diagonal = step
+            .system
+            .delassus_diagonal(&jacobian)
+            .map_err(|source| SolveError::Delassus { body, source })?;
         let block = |r: usize| Vector3::new(diagonal[3 * r], diagonal[3 * r + 1], diagonal[3 * r + 2]);
         for &c in &within {
             is_within[c] = true;

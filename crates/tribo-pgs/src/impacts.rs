@@ -57,6 +57,7 @@
 use nalgebra::{DVector, Vector3};
 use tribo_lcp::{BlockSparseDelassus, ContactProblem, DelassusRows, Pgs, SolveReport};
 
+use crate::error::SolveError;
 use crate::options::PgsOptions;
 use crate::solve::{solve_rigid, Assembled};
 
@@ -92,7 +93,7 @@ pub(crate) fn resolve_impacts(
     pgs: &mut Pgs,
     options: &PgsOptions,
     first: SolveReport,
-) -> Result<SolveReport, String> {
+) -> Result<SolveReport, SolveError> {
     let (problem, rows) = (&assembled.problem, assembled.targets.as_slice());
     let mut pending: Vec<bool> = rows
         .iter()
@@ -189,7 +190,7 @@ fn solve_pass(
     start: &DVector<f64>,
     pgs: &mut Pgs,
     options: &PgsOptions,
-) -> Result<(DVector<f64>, SolveReport), String> {
+) -> Result<(DVector<f64>, SolveReport), SolveError> {
     // b_pass = A base + b − (target_pass − target): exactly the step's b for the first pass.
     let mut pushed = DVector::zeros(base.len());
     problem.delassus.multiply(base.as_slice(), pushed.as_mut_slice());
@@ -197,7 +198,7 @@ fn solve_pass(
     let mut delta = DVector::zeros(3 * active.len());
     for (k, &c) in active.iter().enumerate() {
         let (Some(row), Some(target)) = (rows.get(c), targets.get(c)) else {
-            return Err(format!("impact pass: contact {c} out of range"));
+            return Err(SolveError::ImpactContact { contact: c });
         };
         let b = problem.free_velocity.fixed_rows::<3>(3 * c) + pushed.fixed_rows::<3>(3 * c) - (target - row.target);
         bias.fixed_rows_mut::<3>(3 * k).copy_from(&b);
@@ -218,7 +219,7 @@ fn solve_pass(
         .iter()
         .filter_map(|&c| problem.contacts.get(c).copied())
         .collect();
-    let sub = ContactProblem::new(problem.delassus.restricted(active), bias, frictions).map_err(|e| e.to_string())?;
+    let sub = ContactProblem::new(problem.delassus.restricted(active), bias, frictions).map_err(SolveError::Problem)?;
     let report = solve_rigid(&sub, &mut delta, pgs, options)?;
     let mut total = base.clone();
     for (k, &c) in active.iter().enumerate() {

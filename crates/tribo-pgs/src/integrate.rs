@@ -9,6 +9,7 @@ use nalgebra::DVector;
 use tribo_multibody::{finish_step, State, VelocityStep};
 
 use crate::build::BodyModel;
+use crate::error::Divergence;
 use crate::solve::BodyRows;
 
 /// Velocities above this (m/s, rad/s) are treated as a diverged simulation.
@@ -22,7 +23,7 @@ pub(crate) fn advance(
     rows: Option<&BodyRows>,
     lambda: &DVector<f64>,
     dt: f64,
-) -> Result<State, String> {
+) -> Result<State, Divergence> {
     let v_next = match rows {
         Some(rows) => {
             let mut body_lambda = DVector::zeros(3 * rows.contacts.len());
@@ -32,7 +33,7 @@ pub(crate) fn advance(
                     .copy_from(&lambda.fixed_rows::<3>(3 * c));
             }
             let impulse = rows.jacobian.tr_mul(&body_lambda);
-            step.velocity_after_impulse(&impulse).map_err(|e| e.to_string())?
+            step.velocity_after_impulse(&impulse)?
         }
         None => step.v_free.clone(),
     };
@@ -44,10 +45,12 @@ pub(crate) fn advance(
             .get(dof_body)
             .map(|b| b.name.clone())
             .unwrap_or_default();
-        return Err(format!(
-            "link `{link}`: velocity coordinate {k} reached {:e} (limit {MAX_SPEED:e})",
-            v_next[k]
-        ));
+        return Err(Divergence::Speed {
+            link,
+            coordinate: k,
+            value: v_next[k],
+            limit: MAX_SPEED,
+        });
     }
-    finish_step(&model.tree, &state.q, &v_next, dt).map_err(|e| e.to_string())
+    Ok(finish_step(&model.tree, &state.q, &v_next, dt)?)
 }

@@ -130,6 +130,7 @@ mod compliant;
 mod contacts;
 mod culling;
 mod degenerate;
+mod error;
 mod impacts;
 mod integrate;
 mod options;

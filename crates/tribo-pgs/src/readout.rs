@@ -21,8 +21,8 @@ pub(crate) fn body_state(
     state: &State,
     actuation: Option<&DVector<f64>>,
     root_twist: Option<(Vector3<f64>, Vector3<f64>)>,
-) -> Result<BodyState, String> {
-    let kin = Kinematics::new(&model.tree, state).map_err(|e| e.to_string())?;
+) -> Result<BodyState, tribo_multibody::Error> {
+    let kin = Kinematics::new(&model.tree, state)?;
     let n = model.carrier.len();
     let mut out = BodyState {
         links: Vec::with_capacity(n),
@@ -33,8 +33,8 @@ pub(crate) fn body_state(
     let root_origin = kin.poses().first().map(|p| p.translation.vector).unwrap_or_default();
     for link in 0..n {
         let carrier = model.carrier[link];
-        let pose = kin.pose(carrier).map_err(|e| e.to_string())? * model.link_in_carrier[link];
-        let twist = kin.velocity(carrier).map_err(|e| e.to_string())?;
+        let pose = kin.pose(carrier)? * model.link_in_carrier[link];
+        let twist = kin.velocity(carrier)?;
         let origin = pose.translation.vector;
         let (mut linear, mut angular) = (twist.velocity_at(&(origin - kin.origin())), twist.angular);
         if let Some((v, w)) = root_twist {

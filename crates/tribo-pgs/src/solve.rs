@@ -39,6 +39,7 @@ use tribo_lcp::{
 use tribo_multibody::VelocityStep;
 
 use crate::contacts::ContactRow;
+use crate::error::SolveError;
 use crate::impacts::{resolve_impacts, Targets};
 use crate::options::{PgsOptions, SolverKind};
 
@@ -71,7 +72,7 @@ pub(crate) fn assemble(
     steps: &[Option<VelocityStep>],
     load_sharing: f64,
     warm: &DVector<f64>,
-) -> Result<Assembled, String> {
+) -> Result<Assembled, SolveError> {
     let mut per_body: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (c, row) in rows.iter().enumerate() {
         for side in [&row.side_a, &row.side_b].into_iter().flatten() {
@@ -97,7 +98,10 @@ pub(crate) fn assemble(
                 block -= &side.rows;
             }
         }
-        let a = step.system.delassus(&jacobian).map_err(|e| e.to_string())?;
+        let a = step
+            .system
+            .delassus(&jacobian)
+            .map_err(|source| SolveError::Delassus { body, source })?;
         for (r, &ci) in contacts.iter().enumerate() {
             for (s, &cj) in contacts.iter().enumerate() {
                 let block: Matrix3<f64> = a.fixed_view::<3, 3>(3 * r, 3 * s).into_owned();
@@ -123,7 +127,7 @@ pub(crate) fn assemble(
     } else {
         None
     };
-    let problem = ContactProblem::new(delassus, bias, frictions).map_err(|e| e.to_string())?;
+    let problem = ContactProblem::new(delassus, bias, frictions).map_err(SolveError::Problem)?;
     let targets = rows
         .iter()
         .map(|row| Targets {
@@ -149,7 +153,7 @@ fn sharing_problem(
     rows: &[ContactRow],
     kappa: f64,
     warm: &DVector<f64>,
-) -> Result<ContactProblem<BlockSparseDelassus>, String> {
+) -> Result<ContactProblem<BlockSparseDelassus>, SolveError> {
     let mut pairs: BTreeMap<(LinkRef, LinkRef), Vec<usize>> = BTreeMap::new();
     for (c, row) in rows.iter().enumerate().filter(|(_, row)| row.shares_load) {
         pairs.entry((row.a, row.b)).or_default().push(c);
@@ -175,7 +179,7 @@ fn sharing_problem(
             }
         }
     }
-    ContactProblem::new(shared, free, frictions.to_vec()).map_err(|e| e.to_string())
+    ContactProblem::new(shared, free, frictions.to_vec()).map_err(SolveError::Problem)
 }
 
 /// Solves the problem; `lambda` holds the warm start on entry. With a load-sharing problem, PGS
@@ -188,34 +192,33 @@ pub(crate) fn solve(
     pgs: &mut Pgs,
     sharing: &mut Pgs,
     options: &PgsOptions,
-) -> Result<SolveReport, String> {
+) -> Result<SolveReport, SolveError> {
     match options.solver {
         SolverKind::Pgs => {
             let mut sweeps = 0;
             if let Some(problem) = &assembled.sharing {
                 sweeps = sharing
                     .solve_contacts(problem, lambda)
-                    .map_err(|e| e.to_string())?
+                    .map_err(SolveError::Solver)?
                     .iterations;
             }
             let mut report = pgs
                 .solve_contacts(&assembled.problem, lambda)
-                .map_err(|e| e.to_string())?;
+                .map_err(SolveError::Solver)?;
             report.iterations += sweeps;
             resolve_impacts(assembled, lambda, pgs, options, report)
         }
         SolverKind::Lemke => {
             let count = assembled.problem.contact_count();
             if count > options.lemke_max_contacts {
-                return Err(format!(
-                    "solver `lemke` is limited to {} contacts (`lemke_max_contacts`), this step has {count}; \
-                     use solver `pgs` for large problems",
-                    options.lemke_max_contacts
-                ));
+                return Err(SolveError::TooManyContacts {
+                    limit: options.lemke_max_contacts,
+                    contacts: count,
+                });
             }
             let problem = assembled.sharing.as_ref().unwrap_or(&assembled.problem);
             let (solution, report) =
-                solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(|e| e.to_string())?;
+                solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(SolveError::Solver)?;
             *lambda = solution;
             resolve_impacts(assembled, lambda, pgs, options, report)
         }
@@ -229,12 +232,12 @@ pub(crate) fn solve_rigid(
     lambda: &mut DVector<f64>,
     pgs: &mut Pgs,
     options: &PgsOptions,
-) -> Result<SolveReport, String> {
+) -> Result<SolveReport, SolveError> {
     match options.solver {
-        SolverKind::Pgs => pgs.solve_contacts(problem, lambda).map_err(|e| e.to_string()),
+        SolverKind::Pgs => pgs.solve_contacts(problem, lambda).map_err(SolveError::Solver),
         SolverKind::Lemke => {
             let (solution, report) =
-                solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(|e| e.to_string())?;
+                solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(SolveError::Solver)?;
             *lambda = solution;
             Ok(report)
         }

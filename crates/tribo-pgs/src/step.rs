@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use nalgebra::{DVector, Isometry3, Vector3};
 use tribo_engine::{
-    BodyCommands, Commands, CompliantPoint, ContactHost, ContactRecord, Engine, HostedContacts, HostedStep, SceneState,
-    StepError, StepReport,
+    BodyCommands, BuildError, Commands, CompliantPoint, ContactHost, ContactRecord, Engine, HostedContacts, HostedStep,
+    SceneState, StepError, StepReport,
 };
 use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
@@ -18,8 +18,9 @@ use crate::collision::detect;
 use crate::commands::drive;
 use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow};
 use crate::degenerate::screen;
+use crate::error::SolveError;
 use crate::integrate::advance;
-use crate::options::PgsOptions;
+use crate::options::{PgsOptions, SolverKind};
 use crate::readout::{body_state, contact_records};
 use crate::solve::{assemble, solve, WarmStart, LOAD_SHARING_SWEEPS};
 
@@ -66,33 +67,37 @@ struct Solved {
     converged: bool,
 }
 
-/// A failed stage: a divergence (naming the body) or another error.
+/// A failed stage: a divergence (naming the body) or another step error.
 enum Failure {
     Diverged { body: usize, what: String },
-    Other(String),
+    Step(StepError),
 }
 
 impl PgsEngine {
     /// A `pgs` engine for `scene` with options given as an engine-options block.
-    pub(crate) fn build(
-        scene: &Arc<Scene>,
-        options: &tribo_engine::EngineOptions,
-    ) -> Result<PgsEngine, tribo_engine::BuildError> {
-        let options = PgsOptions::from_engine_options(options).map_err(tribo_engine::BuildError::Option)?;
+    pub(crate) fn build(scene: &Arc<Scene>, options: &tribo_engine::EngineOptions) -> Result<PgsEngine, BuildError> {
+        let options = PgsOptions::from_engine_options(options).map_err(BuildError::Option)?;
         PgsEngine::new(Arc::clone(scene), options)
-            .map_err(|reason| tribo_engine::BuildError::Unsupported { engine: "pgs", reason })
     }
 
-    pub(crate) fn new(scene: Arc<Scene>, options: PgsOptions) -> Result<PgsEngine, String> {
+    pub(crate) fn new(scene: Arc<Scene>, options: PgsOptions) -> Result<PgsEngine, BuildError> {
+        let body_error = |body: &str, reason: String| BuildError::Body {
+            engine: "pgs",
+            body: body.to_owned(),
+            reason,
+        };
         let mut models = Vec::with_capacity(scene.bodies.len());
         let mut states = Vec::with_capacity(scene.bodies.len());
         for body in &scene.bodies {
             let (model, state) =
-                build_body(body, options.self_collision).map_err(|e| format!("body `{}`: {e}", body.name))?;
+                build_body(body, options.self_collision).map_err(|e| body_error(&body.name, e.to_string()))?;
             models.push(model);
             states.push(state);
         }
-        check_contact_extras(&scene)?;
+        check_contact_extras(&scene).map_err(|e| BuildError::ContactMaterial {
+            engine: "pgs",
+            reason: e.to_string(),
+        })?;
         let link_names = scene
             .bodies
             .iter()
@@ -100,7 +105,7 @@ impl PgsEngine {
             .collect();
         let mut bodies = Vec::with_capacity(models.len());
         for (model, state) in models.iter().zip(&states) {
-            bodies.push(body_state(model, state, None, None).map_err(|e| format!("body `{}`: {e}", model.name))?);
+            bodies.push(body_state(model, state, None, None).map_err(|e| body_error(&model.name, e.to_string()))?);
         }
         let pgs = Pgs::new(LcpOptions {
             relaxation: options.over_relaxation,
@@ -141,10 +146,12 @@ impl PgsEngine {
                     twists.push(Some((target.linear_velocity, target.angular_velocity)))
                 }
                 Some(_) => {
-                    return Err(StepError::Other(format!(
-                        "body `{}`: a root target needs a fixed root (this root is free)",
-                        model.name
-                    )))
+                    return Err(StepError::InvalidCommand {
+                        what: format!(
+                            "body `{}`: a root target needs a fixed root (this root is free)",
+                            model.name
+                        ),
+                    })
                 }
                 None => twists.push(None),
             }
@@ -181,8 +188,11 @@ impl PgsEngine {
                 }
                 let body_commands: Option<&BodyCommands> = commands.bodies.get(b);
                 let names = link_names.get(b).map(Vec::as_slice).unwrap_or(&[]);
-                let d = drive(model, &states[b], body_commands, names, kin.poses())
-                    .map_err(|e| Failure::Other(format!("body `{}`: {e}", model.name)))?;
+                let d = drive(model, &states[b], body_commands, names, kin.poses()).map_err(|e| {
+                    Failure::Step(StepError::InvalidCommand {
+                        what: format!("body `{}`: {e}", model.name),
+                    })
+                })?;
                 let mut inputs = StepInputs::new(gravity).with_torque(&d.torque);
                 if let Some(pd) = &d.pd {
                     inputs = inputs.with_pd(pd);
@@ -207,36 +217,37 @@ impl PgsEngine {
             pairs
         });
         let compliant = &self.compliant_points;
-        let rows = report
-            .time("contact_build", || {
-                let views: Vec<BodyView> = models
-                    .iter()
-                    .zip(&kinematics)
-                    .zip(&velocity_steps)
-                    .zip(twists)
-                    .map(|(((model, kin), step), twist)| BodyView {
-                        model,
-                        kinematics: kin,
-                        velocity_step: step.as_ref(),
-                        root_twist: *twist,
-                    })
-                    .collect();
-                let ctx = BuildContext {
-                    scene: &self.scene,
-                    options: &self.options,
-                    dt,
-                };
-                let mut rows = build_rows(&ctx, &views, &pairs);
-                rows.extend(compliant_rows(&ctx, &views, compliant)?);
-                let dropped = screen(&mut rows, &velocity_steps)?;
-                Ok((rows, dropped))
-            })
-            .map_err(Failure::Other)?;
-        let (rows, dropped) = rows;
+        let solver_failure = |e: SolveError| Failure::Step(solver_failure(&self.options, e));
+        let (rows, dropped) = report.time("contact_build", || {
+            let views: Vec<BodyView> = models
+                .iter()
+                .zip(&kinematics)
+                .zip(&velocity_steps)
+                .zip(twists)
+                .map(|(((model, kin), step), twist)| BodyView {
+                    model,
+                    kinematics: kin,
+                    velocity_step: step.as_ref(),
+                    root_twist: *twist,
+                })
+                .collect();
+            let ctx = BuildContext {
+                scene: &self.scene,
+                options: &self.options,
+                dt,
+            };
+            let mut rows = build_rows(&ctx, &views, &pairs);
+            rows.extend(
+                compliant_rows(&ctx, &views, compliant)
+                    .map_err(|e| Failure::Step(StepError::InvalidCommand { what: e.to_string() }))?,
+            );
+            let dropped = screen(&mut rows, &velocity_steps).map_err(solver_failure)?;
+            Ok((rows, dropped))
+        })?;
         let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
         let (assembled, lambda, solve_report) = report.time("solve", || {
             let mut lambda = warm_start.initial(&rows);
-            let assembled = assemble(&rows, &velocity_steps, options.load_sharing, &lambda).map_err(Failure::Other)?;
+            let assembled = assemble(&rows, &velocity_steps, options.load_sharing, &lambda).map_err(solver_failure)?;
             let solve_report = if rows.is_empty() {
                 tribo_lcp::SolveReport {
                     iterations: 0,
@@ -245,7 +256,7 @@ impl PgsEngine {
                     converged: true,
                 }
             } else {
-                solve(&assembled, &mut lambda, pgs, sharing, options).map_err(Failure::Other)?
+                solve(&assembled, &mut lambda, pgs, sharing, options).map_err(solver_failure)?
             };
             Ok((assembled, lambda, solve_report))
         })?;
@@ -261,8 +272,11 @@ impl PgsEngine {
                 match &velocity_steps[b] {
                     Some(step) => {
                         let rows = rows_of[b].and_then(|i| assembled.bodies.get(i));
-                        let state = advance(model, &states[b], step, rows, &lambda, dt)
-                            .map_err(|what| Failure::Diverged { body: b, what })?;
+                        let state =
+                            advance(model, &states[b], step, rows, &lambda, dt).map_err(|e| Failure::Diverged {
+                                body: b,
+                                what: e.to_string(),
+                            })?;
                         next.push(state);
                     }
                     None => next.push(states[b].clone()),
@@ -314,18 +328,38 @@ fn diverged(body: usize, error: tribo_multibody::Error) -> Failure {
     }
 }
 
+/// The step error of a failed contact problem: a solver failure naming the configured solver, or
+/// a Lemke step above its contact limit.
+fn solver_failure(options: &PgsOptions, error: SolveError) -> StepError {
+    let solver = match options.solver {
+        SolverKind::Pgs => "PGS",
+        SolverKind::Lemke => "Lemke",
+    };
+    match error {
+        SolveError::TooManyContacts { limit, contacts } => StepError::TooManyContacts {
+            solver: "lemke",
+            option: "lemke_max_contacts",
+            limit,
+            contacts,
+        },
+        other => StepError::SolverFailure {
+            solver,
+            residual: f64::NAN,
+            what: other.to_string(),
+        },
+    }
+}
+
 /// The culling extras of every contact material must be numbers of the right kind.
-fn check_contact_extras(scene: &Scene) -> Result<(), String> {
+fn check_contact_extras(scene: &Scene) -> Result<(), tribo_yaml::Error> {
     let ids: Vec<_> = scene.contacts.ids().collect();
     for &a in &ids {
         for &b in &ids {
             let params = scene.contacts.pair(a, b);
             for key in ["cullingDistance", "cullingDepth"] {
-                params.extra_f64(key).map_err(|e| e.to_string())?;
+                params.extra_f64(key)?;
             }
-            params
-                .extra_usize("max_num_contact_points")
-                .map_err(|e| e.to_string())?;
+            params.extra_usize("max_num_contact_points")?;
         }
     }
     Ok(())
@@ -341,22 +375,22 @@ impl Engine for PgsEngine {
             return Err(error.clone());
         }
         if !(dt.is_finite() && dt > 0.0) {
-            return Err(StepError::Other(format!(
-                "the time step must be positive and finite, found {dt}"
-            )));
+            return Err(StepError::InvalidTimeStep { dt });
         }
         if commands.bodies.len() > self.models.len() {
-            return Err(StepError::Other(format!(
-                "commands name {} bodies but the scene has {}",
-                commands.bodies.len(),
-                self.models.len()
-            )));
+            return Err(StepError::InvalidCommand {
+                what: format!(
+                    "commands name {} bodies but the scene has {}",
+                    commands.bodies.len(),
+                    self.models.len()
+                ),
+            });
         }
         let twists = self.root_twists(commands)?;
         let mut report = StepReport::default();
         let solved = match self.run_stages(dt, commands, &twists, &mut report) {
             Ok(solved) => solved,
-            Err(Failure::Other(message)) => return Err(StepError::Other(message)),
+            Err(Failure::Step(error)) => return Err(error),
             Err(Failure::Diverged { body, what }) => {
                 let error = self.divergence(body, what);
                 self.diverged = Some(error.clone());
@@ -370,7 +404,9 @@ impl Engine for PgsEngine {
             if let Some(target) = commands.bodies.get(b).and_then(|c| c.root_target.as_ref()) {
                 model
                     .set_root_placement(&target.pose)
-                    .map_err(|e| StepError::Other(format!("body `{}`: {e}", model.name)))?;
+                    .map_err(|e| StepError::InvalidCommand {
+                        what: format!("body `{}`: root target: {e}", model.name),
+                    })?;
             }
         }
         let bodies = report.time("readout", || {
@@ -381,7 +417,7 @@ impl Engine for PgsEngine {
                 .zip(&twists)
                 .enumerate()
                 .map(|(b, (((model, state), actuation), twist))| {
-                    body_state(model, state, actuation.as_ref(), *twist).map_err(|what| (b, what))
+                    body_state(model, state, actuation.as_ref(), *twist).map_err(|e| (b, e.to_string()))
                 })
                 .collect::<Result<Vec<_>, _>>()
         });
@@ -479,5 +515,51 @@ impl ContactHost for PgsEngine {
             report,
             point_forces: std::mem::take(&mut self.compliant_forces),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solver_errors_become_solver_failures_naming_the_solver() {
+        let mut options = PgsOptions::default();
+        let error = solver_failure(
+            &options,
+            SolveError::Solver(tribo_lcp::Error::Diverged { iteration: 3 }),
+        );
+        match &error {
+            StepError::SolverFailure { solver, residual, what } => {
+                assert_eq!(*solver, "PGS");
+                assert!(residual.is_nan());
+                assert!(what.contains("diverged at iteration 3"), "{what}");
+            }
+            other => unreachable!("{other:?}"),
+        }
+        assert_eq!(
+            error.to_string(),
+            "the PGS contact solver failed: projected Gauss–Seidel diverged at iteration 3: an impulse became \
+             non-finite"
+        );
+
+        options.solver = SolverKind::Lemke;
+        let error = solver_failure(&options, SolveError::Solver(tribo_lcp::Error::PivotLimit { limit: 50 }));
+        assert!(
+            matches!(error, StepError::SolverFailure { solver: "Lemke", .. }),
+            "{error:?}"
+        );
+        let error = solver_failure(&options, SolveError::TooManyContacts { limit: 2, contacts: 9 });
+        assert!(
+            matches!(
+                error,
+                StepError::TooManyContacts {
+                    limit: 2,
+                    contacts: 9,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
     }
 }

@@ -39,6 +39,7 @@ use tribo_engine::Scene;
 use tribo_engine::{BodyCommands, Commands, JointCommand, StepError};
 
 use crate::convert;
+use crate::error::CommandError;
 use crate::world_build::{BuiltWorld, DofKind, JointSlot, RootType};
 
 /// What drives a joint this step, kept to report the joint effort after the step.
@@ -68,7 +69,7 @@ pub(crate) fn apply_commands(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Vec<EffortLaw>>, StepError> {
     if commands.bodies.len() > scene.bodies.len() {
-        return Err(StepError::Other(format!(
+        return Err(invalid(format!(
             "commands name {} bodies but the scene has {}",
             commands.bodies.len(),
             scene.bodies.len()
@@ -89,10 +90,10 @@ pub(crate) fn apply_commands(
             Some(target) => move_root(world, b, &target.pose, dt),
             None => hold_root(world, b),
         }
-        .map_err(|e| StepError::Other(format!("body `{name}`: {e}")))?;
+        .map_err(|e| invalid(format!("body `{name}`: {e}")))?;
         let links = &scene_body.model.links;
         if body_commands.joints.len() > links.len() {
-            return Err(StepError::Other(format!(
+            return Err(invalid(format!(
                 "body `{name}`: {} joint commands for {} links",
                 body_commands.joints.len(),
                 links.len()
@@ -105,18 +106,17 @@ pub(crate) fn apply_commands(
             let law = match joint {
                 Some(joint) => drive_joint(world, &joint, l, b, command, forced),
                 None if command == JointCommand::None => Ok(EffortLaw::Known(0.0)),
-                None => Err(format!(
-                    "link `{}` has no revolute or prismatic joint to drive",
-                    link.name
-                )),
+                None => Err(CommandError::NotDriveable {
+                    link: link.name.clone(),
+                }),
             }
-            .map_err(|e| StepError::Other(format!("body `{name}`: {e}")))?;
+            .map_err(|e| invalid(format!("body `{name}`: {e}")))?;
             body_laws.push(law);
         }
         for wrench in &body_commands.link_wrenches {
             let link_name = links.get(wrench.link).map(|l| l.name.as_str()).unwrap_or("?");
             if !wrench.force.iter().chain(wrench.torque.iter()).all(|x| x.is_finite()) {
-                return Err(StepError::Other(format!(
+                return Err(invalid(format!(
                     "body `{name}`: non-finite wrench on link `{link_name}`"
                 )));
             }
@@ -125,7 +125,7 @@ pub(crate) fn apply_commands(
                 .get(b)
                 .and_then(|s| s.links.get(wrench.link))
                 .ok_or_else(|| {
-                    StepError::Other(format!(
+                    invalid(format!(
                         "body `{name}`: wrench on link {} but it has {} links",
                         wrench.link,
                         links.len()
@@ -152,9 +152,14 @@ pub(crate) fn apply_commands(
     Ok(laws)
 }
 
+/// A command the step cannot apply.
+fn invalid(what: String) -> StepError {
+    StepError::InvalidCommand { what }
+}
+
 /// Whether the rigid body `handle` of scene body `body` moves under forces: dynamic in rapier and
 /// not a root driven by targets (whose rapier body is dynamic when it roots a multibody).
-fn moves_freely(world: &BuiltWorld, body: usize, handle: RigidBodyHandle) -> bool {
+pub(crate) fn moves_freely(world: &BuiltWorld, body: usize, handle: RigidBodyHandle) -> bool {
     let driven_root = world
         .bodies
         .get(body)
@@ -164,7 +169,7 @@ fn moves_freely(world: &BuiltWorld, body: usize, handle: RigidBodyHandle) -> boo
 
 /// Moves a fixed root to the link pose `link_pose` by the end of a step of `dt` seconds (see the
 /// module docs).
-fn move_root(world: &mut BuiltWorld, body: usize, link_pose: &Isometry3<f64>, dt: f64) -> Result<(), String> {
+fn move_root(world: &mut BuiltWorld, body: usize, link_pose: &Isometry3<f64>, dt: f64) -> Result<(), CommandError> {
     let finite = link_pose
         .translation
         .vector
@@ -172,18 +177,18 @@ fn move_root(world: &mut BuiltWorld, body: usize, link_pose: &Isometry3<f64>, dt
         .chain(link_pose.rotation.coords.iter())
         .all(|x| x.is_finite());
     if !finite {
-        return Err("non-finite root target".to_owned());
+        return Err(CommandError::NonFiniteRootTarget);
     }
     let slots = world.bodies.get_mut(body).ok_or("no such body")?;
     let Some(root_slot) = slots.links.first() else {
-        return Err("no root link".to_owned());
+        return Err("no root link".into());
     };
     let body_pose = link_pose * root_slot.link_in_body.inverse();
     let root = slots.root;
     let physics = &mut world.physics;
     let articulated = physics.multibody_joints.rigid_body_link(root).is_some();
     match slots.root_type {
-        RootType::Dynamic => return Err("a root target needs a fixed root, but this root is free".to_owned()),
+        RootType::Dynamic => return Err(CommandError::FreeRoot),
         RootType::Fixed if articulated => drive_multibody_root(physics, root)?,
         RootType::Fixed => physics
             .bodies
@@ -208,7 +213,7 @@ fn move_root(world: &mut BuiltWorld, body: usize, link_pose: &Isometry3<f64>, dt
 
 /// Keeps a driven root of an articulated body where it is for a step without a target (a
 /// kinematic rapier body stays put by itself).
-fn hold_root(world: &mut BuiltWorld, body: usize) -> Result<(), String> {
+fn hold_root(world: &mut BuiltWorld, body: usize) -> Result<(), CommandError> {
     let Some(slots) = world.bodies.get(body) else {
         return Ok(());
     };
@@ -220,7 +225,7 @@ fn hold_root(world: &mut BuiltWorld, body: usize) -> Result<(), String> {
 
 /// Turns the welded root of the multibody rooted at `root` into a floating root with kinematic
 /// degrees of freedom, at rest where it is.
-fn drive_multibody_root(physics: &mut PhysicsWorld, root: RigidBodyHandle) -> Result<(), String> {
+fn drive_multibody_root(physics: &mut PhysicsWorld, root: RigidBodyHandle) -> Result<(), CommandError> {
     let link = *physics
         .multibody_joints
         .rigid_body_link(root)
@@ -239,7 +244,7 @@ fn drive_multibody_root(physics: &mut PhysicsWorld, root: RigidBodyHandle) -> Re
     // kinematic before the solver sees it.
     multibody.forward_kinematics(&physics.bodies, true);
     if multibody.ndofs() < 6 || multibody.root().joint().ndofs() != 6 {
-        return Err("rapier did not give the multibody a floating root".to_owned());
+        return Err("rapier did not give the multibody a floating root".into());
     }
     multibody.root_mut().joint.kinematic = true;
     multibody.update_rigid_bodies(&mut physics.bodies, true);
@@ -253,9 +258,9 @@ fn set_root_velocity(
     root: RigidBodyHandle,
     linear: &Vector3<f64>,
     angular: &Vector3<f64>,
-) -> Result<(), String> {
+) -> Result<(), CommandError> {
     if !linear.iter().chain(angular.iter()).all(|x| x.is_finite()) {
-        return Err("non-finite root velocity".to_owned());
+        return Err(CommandError::NonFiniteRootVelocity);
     }
     let link = *physics
         .multibody_joints
@@ -267,7 +272,7 @@ fn set_root_velocity(
         .ok_or("the multibody vanished")?;
     let mut velocity = multibody.generalized_velocity_mut();
     if velocity.len() < 6 {
-        return Err("the multibody has no floating root".to_owned());
+        return Err("the multibody has no floating root".into());
     }
     for k in 0..3 {
         velocity[k] = linear[k];
@@ -283,7 +288,7 @@ fn drive_joint(
     body: usize,
     command: JointCommand,
     forced: &mut Vec<RigidBodyHandle>,
-) -> Result<EffortLaw, String> {
+) -> Result<EffortLaw, CommandError> {
     let law = match command {
         JointCommand::None => EffortLaw::Known(0.0),
         JointCommand::Effort(effort) => {
@@ -299,7 +304,7 @@ fn drive_joint(
         } => {
             check_finite(&[q_ref, v_ref, kp, kd, feedforward], "PD command")?;
             if kp < 0.0 || kd < 0.0 {
-                return Err(format!("negative PD gains (kp = {kp}, kd = {kd})"));
+                return Err(CommandError::NegativeGains { kp, kd });
             }
             EffortLaw::Pd {
                 q_ref,
@@ -348,7 +353,7 @@ fn drive_joint(
         multibody_link.joint.set_spring(joint.kind.coordinate(), kp, q_ref);
         let damping = multibody.damping_mut();
         if dof >= damping.len() {
-            return Err("joint has no degree of freedom in its multibody".to_owned());
+            return Err("joint has no degree of freedom in its multibody".into());
         }
         damping[dof] = joint_damping + kd;
     } else {
@@ -412,10 +417,13 @@ fn apply_effort(
     }
 }
 
-fn check_finite(values: &[f64], what: &str) -> Result<(), String> {
+fn check_finite(values: &[f64], what: &'static str) -> Result<(), CommandError> {
     if values.iter().all(|v| v.is_finite()) {
         Ok(())
     } else {
-        Err(format!("non-finite {what} {values:?}"))
+        Err(CommandError::NonFinite {
+            what,
+            values: values.to_vec(),
+        })
     }
 }

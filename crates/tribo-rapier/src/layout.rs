@@ -13,6 +13,7 @@
 use nalgebra::{Isometry3, Translation3, Vector3};
 use tribo_model::Body;
 
+use crate::error::BodyError;
 use crate::mass::MassBlock;
 
 /// The carrier of every link and where each link sits on it.
@@ -31,14 +32,14 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// The layout of `body`, or why rapier cannot represent it.
-    pub fn of(body: &Body) -> Result<Layout, String> {
+    pub fn of(body: &Body) -> Result<Layout, BodyError> {
         let links = &body.links;
         let n = links.len();
         // The same rigid groups every engine and the scene's validation use.
         let tribo_model::RigidGroups {
             carrier,
             link_in_carrier,
-        } = tribo_model::rigid_groups(body).map_err(|d| d.to_string())?;
+        } = tribo_model::rigid_groups(body).map_err(BodyError::Model)?;
 
         let mut welded = vec![MassBlock::zero(); n];
         for (i, link) in links.iter().enumerate() {
@@ -150,13 +151,16 @@ mod tests {
         ]);
         assert!(Layout::of(&free_child)
             .expect_err("free child")
+            .to_string()
             .contains("link `b` has a free joint, but only the root link of a body can be free"));
         let hinge_root = body(vec![link("a", None, JointKind::Revolute, 0.0, 1.0)]);
         assert!(Layout::of(&hinge_root)
             .expect_err("hinge root")
+            .to_string()
             .contains("must be free or fixed"));
         assert!(Layout::of(&body(Vec::new()))
             .expect_err("empty")
+            .to_string()
             .contains("has no links"));
     }
 }

@@ -113,6 +113,7 @@
 
 mod commands;
 mod convert;
+mod error;
 mod layout;
 mod mass;
 mod materials_hook;
@@ -151,10 +152,7 @@ impl EngineFactory for RapierFactory {
 
     fn build(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn Engine>, BuildError> {
         let options = options::RapierOptions::from_engine_options(options).map_err(BuildError::Option)?;
-        let engine = step::RapierEngine::new(Arc::clone(scene), options).map_err(|reason| BuildError::Unsupported {
-            engine: "rapier",
-            reason,
-        })?;
+        let engine = step::RapierEngine::new(Arc::clone(scene), options)?;
         Ok(Box::new(engine))
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rapier3d_f64::prelude::{
     FrictionModel as RapierFriction, IntegrationParameters, RigidBodyHandle, SpringCoefficients,
 };
-use tribo_engine::Scene;
+use tribo_engine::{BuildError, Scene};
 use tribo_engine::{Commands, ContactRecord, Engine, SceneState, StepError, StepReport};
 
 use crate::commands::{apply_commands, EffortLaw};
@@ -32,7 +32,7 @@ pub(crate) struct RapierEngine {
 }
 
 impl RapierEngine {
-    pub fn new(scene: Arc<Scene>, options: RapierOptions) -> Result<RapierEngine, String> {
+    pub fn new(scene: Arc<Scene>, options: RapierOptions) -> Result<RapierEngine, BuildError> {
         let world = build_world(&scene, &options)?;
         let idle: Vec<Vec<EffortLaw>> = scene
             .bodies
@@ -41,10 +41,11 @@ impl RapierEngine {
             .collect();
         let state = read_state(&world, &idle);
         if let Some((b, l)) = state.first_non_finite() {
-            return Err(format!(
-                "{}: the initial state of link {l} is not finite",
-                body_name(&scene, b)
-            ));
+            return Err(BuildError::Body {
+                engine: "rapier",
+                body: body_name(&scene, b),
+                reason: format!("the initial state of link {l} is not finite"),
+            });
         }
         let multibody_links = world
             .physics
@@ -144,9 +145,7 @@ impl Engine for RapierEngine {
             return Err(error.clone());
         }
         if !(dt.is_finite() && dt > 0.0) {
-            return Err(StepError::Other(format!(
-                "the time step must be positive and finite, found {dt}"
-            )));
+            return Err(StepError::InvalidTimeStep { dt });
         }
         let mut report = StepReport::default();
         let mut warnings = Vec::new();

@@ -14,10 +14,11 @@ use rapier3d_f64::prelude::{
     ActiveHooks, ColliderBuilder, GenericJointBuilder, JointAxesMask, JointAxis, MassProperties, MultibodyJointHandle,
     PhysicsWorld, RigidBodyBuilder, RigidBodyHandle, RigidBodyType,
 };
-use tribo_engine::{LinkRef, Scene, SceneBody};
+use tribo_engine::{BuildError, LinkRef, Scene, SceneBody};
 use tribo_model::JointKind;
 
 use crate::convert;
+use crate::error::BodyError;
 use crate::layout::Layout;
 use crate::materials_hook::encode_link;
 use crate::options::RapierOptions;
@@ -100,14 +101,18 @@ pub(crate) struct JointSlot {
 }
 
 /// Every body of `scene` in a new rapier world, or why one of them cannot be built.
-pub(crate) fn build_world(scene: &Scene, options: &RapierOptions) -> Result<BuiltWorld, String> {
+pub(crate) fn build_world(scene: &Scene, options: &RapierOptions) -> Result<BuiltWorld, BuildError> {
     let mut physics = PhysicsWorld::new();
     physics.gravity = convert::vector(&scene.gravity);
     let mut bodies = Vec::with_capacity(scene.bodies.len());
     for (index, scene_body) in scene.bodies.iter().enumerate() {
-        check_materials(scene, scene_body).map_err(|reason| format!("body `{}`: {reason}", scene_body.name))?;
-        let slots = build_body(&mut physics, index, scene_body, options)
-            .map_err(|reason| format!("body `{}`: {reason}", scene_body.name))?;
+        let slots = check_materials(scene, scene_body)
+            .and_then(|()| build_body(&mut physics, index, scene_body, options))
+            .map_err(|e| BuildError::Body {
+                engine: "rapier",
+                body: scene_body.name.clone(),
+                reason: e.to_string(),
+            })?;
         bodies.push(slots);
     }
     Ok(BuiltWorld {
@@ -122,10 +127,10 @@ fn build_body(
     body_index: usize,
     scene_body: &SceneBody,
     options: &RapierOptions,
-) -> Result<BodySlots, String> {
+) -> Result<BodySlots, BodyError> {
     // The scene's checks (also run by scene assembly), located at the `.body` line of the link;
     // the layout's and the mass checks below are defensive, for scenes built in code.
-    tribo_model::validate(&scene_body.model, scene_body.fixed_root).map_err(|d| d.to_string())?;
+    tribo_model::validate(&scene_body.model, scene_body.fixed_root).map_err(BodyError::Model)?;
     let links = &scene_body.model.links;
     let layout = Layout::of(&scene_body.model)?;
     let root_type = match (scene_body.fixed_root, links[0].joint.kind) {
@@ -144,10 +149,9 @@ fn build_body(
         }
         let body_type = if c == 0 { root_type } else { RootType::Dynamic };
         if body_type == RootType::Dynamic && layout.subtree_mass[c] <= 0.0 {
-            return Err(format!(
-                "link `{}` can move but neither it nor the links it carries have mass",
-                links[c].name
-            ));
+            return Err(BodyError::Massless {
+                link: links[c].name.clone(),
+            });
         }
         let body_world = link_world[c] * layout.link_in_body[c].inverse();
         let mass = &layout.mass[c];
@@ -186,13 +190,15 @@ fn build_body(
                     .chain(shape.pose.rotation.coords.iter())
                     .all(|x| x.is_finite());
                 if !pose_is_finite {
-                    return Err(format!(
-                        "link `{}`: a {} has a non-finite pose",
-                        link.name,
-                        shape.geometry.type_name()
-                    ));
+                    return Err(BodyError::NonFiniteShapePose {
+                        link: link.name.clone(),
+                        shape: shape.geometry.type_name(),
+                    });
                 }
-                let geometry = shared_shape(&shape.geometry).map_err(|e| format!("link `{}`: {e}", link.name))?;
+                let geometry = shared_shape(&shape.geometry).map_err(|reason| BodyError::Shape {
+                    link: link.name.clone(),
+                    reason,
+                })?;
                 let collider = ColliderBuilder::new(geometry)
                     .position(convert::pose(&(layout.link_in_body[i] * shape.pose)))
                     .density(0.0)
@@ -210,7 +216,8 @@ fn build_body(
         }
     }
 
-    let body_of = |i: usize| handles[layout.carrier[i]].ok_or_else(|| format!("link {i} has no rigid body"));
+    let body_of =
+        |i: usize| handles[layout.carrier[i]].ok_or_else(|| BodyError::Internal(format!("link {i} has no rigid body")));
     let mut slots = Vec::with_capacity(links.len());
     for i in 0..links.len() {
         slots.push(LinkSlot {
@@ -227,12 +234,9 @@ fn build_body(
             let (Some(p), Some(kind)) = (link.parent, dof_kind(link.joint.kind)) else {
                 continue;
             };
-            let axis = unit_axis(&link.joint.axis).ok_or_else(|| {
-                format!(
-                    "joint `{}` has no usable axis ({:?})",
-                    link.joint.name,
-                    link.joint.axis.as_slice()
-                )
+            let axis = unit_axis(&link.joint.axis).ok_or_else(|| BodyError::NoAxis {
+                joint: link.joint.name.clone(),
+                axis: link.joint.axis.into(),
             })?;
             // Joint frames: X along the joint axis, origin at the child link's origin. At zero
             // joint position the child link frame is the parent link frame times `offset`.
@@ -248,7 +252,9 @@ fn build_body(
             let handle = physics
                 .multibody_joints
                 .insert(parent_body, child_body, joint, true)
-                .ok_or_else(|| format!("joint `{}` would close a kinematic loop", link.joint.name))?;
+                .ok_or_else(|| BodyError::KinematicLoop {
+                    joint: link.joint.name.clone(),
+                })?;
             let axis_in_body = layout.link_in_body[c].rotation * axis;
             slots[c].joint = Some(JointSlot {
                 handle,
@@ -268,20 +274,20 @@ fn build_body(
 }
 
 /// Every link has a material of the scene's contact table (the material hook relies on it).
-fn check_materials(scene: &Scene, scene_body: &SceneBody) -> Result<(), String> {
+fn check_materials(scene: &Scene, scene_body: &SceneBody) -> Result<(), BodyError> {
     let links = scene_body.model.links.len();
     if scene_body.link_materials.len() != links {
-        return Err(format!(
-            "{} link materials for {links} links",
-            scene_body.link_materials.len()
-        ));
+        return Err(BodyError::MaterialCount {
+            count: scene_body.link_materials.len(),
+            links,
+        });
     }
     match scene_body
         .link_materials
         .iter()
         .position(|id| id.index() >= scene.contacts.len())
     {
-        Some(i) => Err(format!("link {i} has a material id outside the scene's contact table")),
+        Some(link) => Err(BodyError::UnknownMaterial { link }),
         None => Ok(()),
     }
 }
@@ -294,16 +300,16 @@ fn initialise_multibody(
     slots: &[LinkSlot],
     root_type: RootType,
     options: &RapierOptions,
-) -> Result<(), String> {
+) -> Result<(), BodyError> {
     // (link index, multibody link id) of every 1-dof joint.
     let mut joints = Vec::new();
     for (i, slot) in slots.iter().enumerate() {
         if let Some(joint) = slot.joint {
             let (_, id) = physics.multibody_joints.get(joint.handle).ok_or_else(|| {
-                format!(
+                BodyError::Internal(format!(
                     "joint `{}` vanished from its multibody",
                     scene_body.model.links[i].joint.name
-                )
+                ))
             })?;
             joints.push((i, id, joint.handle));
         }
@@ -319,7 +325,7 @@ fn initialise_multibody(
     let (multibody, _) = physics
         .multibody_joints
         .get_mut(first)
-        .ok_or_else(|| "the multibody vanished".to_owned())?;
+        .ok_or_else(|| BodyError::Internal("the multibody vanished".to_owned()))?;
     multibody.set_self_contacts_enabled(scene_body.self_collision);
     // Settle the root's degrees of freedom (6 for a floating base, 0 when fixed).
     multibody.forward_kinematics(&physics.bodies, true);
@@ -331,10 +337,9 @@ fn initialise_multibody(
     multibody.damping_mut().fill(0.0);
     for &(i, id, _) in &joints {
         let Some(dof) = multibody.link(id).map(|l| l.assembly_id()).filter(|d| *d < ndofs) else {
-            return Err(format!(
-                "joint `{}` has no degree of freedom in the multibody",
-                links[i].joint.name
-            ));
+            return Err(BodyError::NoDof {
+                joint: links[i].joint.name.clone(),
+            });
         };
         multibody.damping_mut()[dof] = options.joint_damping;
         multibody.armature_mut()[dof] = links[i].joint.armature.max(0.0);

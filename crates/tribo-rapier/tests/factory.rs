@@ -157,7 +157,7 @@ fn bad_commands_are_step_errors() {
     let error = engine.step(1e-3, &commands).expect_err("no joint to drive");
     assert_eq!(
         error.to_string(),
-        "body `box`: link `box` has no revolute or prismatic joint to drive"
+        "invalid command: body `box`: link `box` has no revolute or prismatic joint to drive"
     );
 
     let mut commands = idle(&scene);
@@ -167,13 +167,35 @@ fn bad_commands_are_step_errors() {
         angular_velocity: Vector3::zeros(),
     });
     let error = engine.step(1e-3, &commands).expect_err("free root");
-    assert_eq!(
-        error.to_string(),
-        "body `box`: a root target needs a fixed root, but this root is free"
+    assert!(
+        matches!(&error, StepError::InvalidCommand { what }
+            if what == "body `box`: a root target needs a fixed root, but this root is free"),
+        "{error:?}"
     );
 
-    let error = engine.step(0.0, &idle(&scene)).expect_err("zero dt");
-    assert!(error.to_string().contains("time step must be positive"));
+    let mut commands = idle(&scene);
+    commands.bodies[1].link_wrenches.push(LinkWrench {
+        link: 3,
+        force: Vector3::zeros(),
+        torque: Vector3::zeros(),
+    });
+    let error = engine.step(1e-3, &commands).expect_err("a missing link");
+    assert!(
+        matches!(&error, StepError::InvalidCommand { what }
+            if what == "body `box`: wrench on link 3 but it has 1 links"),
+        "{error:?}"
+    );
+
+    for dt in [0.0, -1e-3, f64::NAN] {
+        let error = engine.step(dt, &idle(&scene)).expect_err("bad dt");
+        assert!(
+            matches!(error, StepError::InvalidTimeStep { dt: found } if found.to_bits() == dt.to_bits()),
+            "{error:?}"
+        );
+        assert!(error
+            .to_string()
+            .starts_with("the time step must be positive and finite, found "));
+    }
     assert_eq!(engine.time(), 0.0, "failed steps do not advance time");
 }
 

@@ -69,7 +69,6 @@ pub fn figures_html(figures: &[Figure]) -> String {
 }
 
 pub fn compare_page(project: &Project, runs: &[EngineRun], figures: &[Figure]) -> String {
-    let outcomes: Vec<&tribo_runner::RunOutcome> = runs.iter().map(|r| r.outcome).collect();
     let data = replay_json(&project.scene, runs);
     let mut body = format!("<h1>{}</h1>\n", escape_html(&project.name));
     if !project.description.is_empty() {
@@ -88,7 +87,7 @@ pub fn compare_page(project: &Project, runs: &[EngineRun], figures: &[Figure]) -
          <code>report.html#t=SECONDS</code>)</p>\n</section>\n",
     );
     body.push_str("<section id=\"metrics\">\n<h2>Metrics</h2>\n");
-    body.push_str(&metric_table(&outcomes));
+    body.push_str(&metric_table(runs));
     body.push_str(&crate::notes::notes_html(project, runs));
     body.push_str("</section>\n<section id=\"signals\">\n<h2>Recorded signals</h2>\n");
     if figures.is_empty() {

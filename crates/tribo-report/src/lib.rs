@@ -22,7 +22,7 @@ mod units;
 
 use std::path::{Path, PathBuf};
 
-use tribo_runner::RunOutcome;
+use tribo_runner::{RunError, RunOutcome};
 use tribo_scene::Project;
 
 pub use plots::{signal_columns, Constant, LinePlot, Series};
@@ -46,11 +46,12 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ReportErro
     }
 }
 
-/// One engine's run as the report shows it: its outcome and, when the engine has distributed
-/// contact patches, their pressure maps.
+/// One engine's run as the report shows it: its outcome (up to the failure, for a failed run),
+/// why it failed, and, when the engine has distributed contact patches, their pressure maps.
 #[derive(Debug, Clone, Copy)]
 pub struct EngineRun<'a> {
     pub outcome: &'a RunOutcome,
+    pub failure: Option<&'a RunError>,
     pub pressure: &'a [PressureMap],
 }
 

@@ -147,6 +147,7 @@ mod tests {
         let outcome = outcome(vec![frame]);
         let v = run_json(&EngineRun {
             outcome: &outcome,
+            failure: None,
             pressure: &[],
         });
         assert_eq!(v["times"], json!([0.5]));
@@ -168,7 +169,6 @@ mod tests {
                 pressure: Default::default(),
             }),
             warnings: Vec::new(),
-            failure: None,
             solver: Default::default(),
         }
     }
@@ -194,6 +194,7 @@ mod tests {
             .collect();
         let v = run_json(&EngineRun {
             outcome: &outcome(frames),
+            failure: None,
             pressure: &[],
         });
         let times = v["times"].as_array().expect("times");

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use tribo_runner::RunOutcome;
+use tribo_runner::RunRecord;
 
 use crate::format::escape_html;
 use crate::html::{figures_html, page, Figure};
@@ -12,11 +12,11 @@ use crate::table::metric_cell;
 use crate::{io_error, ReportError, ReportFiles};
 
 /// One grid point: the swept parameters' values (in [`SweepReport::parameters`] order) and one
-/// outcome per engine (in [`SweepReport::engines`] order).
+/// run per engine (in [`SweepReport::engines`] order).
 #[derive(Debug, Clone)]
 pub struct SweepPoint {
     pub values: Vec<String>,
-    pub outcomes: Vec<RunOutcome>,
+    pub runs: Vec<RunRecord>,
 }
 
 #[derive(Debug, Clone)]
@@ -32,8 +32,8 @@ impl SweepReport {
     pub fn metric_names(&self) -> Vec<String> {
         self.points
             .first()
-            .and_then(|p| p.outcomes.first())
-            .map(|o| o.metrics.iter().map(|m| m.name.clone()).collect())
+            .and_then(|p| p.runs.first())
+            .map(|r| r.outcome.metrics.iter().map(|m| m.name.clone()).collect())
             .unwrap_or_default()
     }
 
@@ -46,16 +46,16 @@ impl SweepReport {
             let numeric = self
                 .points
                 .iter()
-                .flat_map(|p| &p.outcomes)
-                .any(|o| o.metrics.get(mi).and_then(|m| m.value.as_number()).is_some());
+                .flat_map(|p| &p.runs)
+                .any(|r| r.outcome.metrics.get(mi).and_then(|m| m.value.as_number()).is_some());
             if !numeric {
                 continue;
             }
             let unit = self
                 .points
                 .iter()
-                .flat_map(|p| &p.outcomes)
-                .find_map(|o| o.metrics.get(mi))
+                .flat_map(|p| &p.runs)
+                .find_map(|r| r.outcome.metrics.get(mi))
                 .map(|m| m.unit.clone())
                 .unwrap_or_default();
             for (pi, param) in self.parameters.iter().enumerate() {
@@ -111,9 +111,9 @@ impl SweepReport {
                     format!("{engine}, {}", others.join(", "))
                 };
                 let Some(y) = point
-                    .outcomes
+                    .runs
                     .get(ei)
-                    .and_then(|o| o.metrics.get(mi))
+                    .and_then(|r| r.outcome.metrics.get(mi))
                     .and_then(|m| m.value.as_number())
                 else {
                     continue;
@@ -153,7 +153,7 @@ impl SweepReport {
         }
         out.push_str("<th>steps/s</th></tr></thead>\n<tbody>\n");
         for point in &self.points {
-            for o in &point.outcomes {
+            for o in point.runs.iter().map(|r| &r.outcome) {
                 out.push_str("<tr>");
                 for v in &point.values {
                     out.push_str(&format!("<td>{}</td>", escape_html(v)));

@@ -6,6 +6,7 @@ use tribo_runner::{MetricResult, RunOutcome};
 use tribo_scene::ExpectedValue;
 
 use crate::format::escape_html;
+use crate::EngineRun;
 
 pub fn expected_text(m: &MetricResult) -> String {
     match m.expected {
@@ -44,9 +45,10 @@ pub fn metric_cell(m: Option<&MetricResult>) -> String {
 }
 
 /// `<table>` of every metric of the first run's metric list (all runs share the project's list).
-pub fn metric_table(outcomes: &[&RunOutcome]) -> String {
+pub fn metric_table(runs: &[EngineRun]) -> String {
+    let outcomes: Vec<&RunOutcome> = runs.iter().map(|r| r.outcome).collect();
     let mut out = String::from("<table class=\"metrics\">\n<thead><tr><th>metric</th><th>unit</th><th>expected</th>");
-    for o in outcomes {
+    for o in &outcomes {
         out.push_str(&format!("<th>{}</th>", escape_html(&o.engine)));
     }
     out.push_str("</tr></thead>\n<tbody>\n");
@@ -58,17 +60,18 @@ pub fn metric_table(outcomes: &[&RunOutcome]) -> String {
             escape_html(&first.unit),
             escape_html(&expected_text(first))
         ));
-        for o in outcomes {
+        for o in &outcomes {
             out.push_str(&metric_cell(o.metrics.get(i)));
         }
         out.push_str("</tr>\n");
     }
     out.push_str("<tr class=\"speed\"><td>steps/s</td><td></td><td></td>");
-    for o in outcomes {
+    for o in &outcomes {
         out.push_str(&format!("<td>{:.0}</td>", o.steps_per_second()));
     }
     out.push_str("</tr>\n</tbody>\n</table>\n");
-    for o in outcomes {
+    for run in runs {
+        let o = run.outcome;
         for w in &o.warnings {
             out.push_str(&format!(
                 "<p class=\"warning\">warning ({}): {}</p>\n",
@@ -76,11 +79,11 @@ pub fn metric_table(outcomes: &[&RunOutcome]) -> String {
                 escape_html(w)
             ));
         }
-        if let Some(f) = &o.failure {
+        if let Some(f) = run.failure {
             out.push_str(&format!(
                 "<p class=\"fail\">FAILED ({}): {}</p>\n",
-                escape_html(&o.engine),
-                escape_html(f)
+                escape_html(&run.outcome.engine),
+                escape_html(&f.to_string())
             ));
         }
     }

@@ -70,6 +70,7 @@ fn axes_carry_units_and_noise_is_drawn_constant() {
     let dir = temp_dir("plots");
     let runs = [EngineRun {
         outcome: &outcome,
+        failure: None,
         pressure: &[],
     }];
     write_compare_report(&dir, &project, &runs).expect("report");

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use nalgebra::Vector3;
 use tribo_material::MaterialId;
 use tribo_report::{write_compare_report, write_sweep_report, EngineRun, PressureRecorder, SweepPoint, SweepReport};
-use tribo_runner::{ContactRecord, PatchDetail, RunOptions, RunOutcome};
+use tribo_runner::{ContactRecord, PatchDetail, RunOptions, RunOutcome, RunRecord};
 use tribo_scene::{LinkRef, LoadOptions, Project};
 
 fn root() -> PathBuf {
@@ -112,6 +112,7 @@ fn compare_report_has_table_replay_plots_and_pressure_maps() {
     let dir = temp_dir("compare");
     let runs = [EngineRun {
         outcome: &outcome,
+        failure: None,
         pressure: &pads,
     }];
     let files = write_compare_report(&dir, &project, &runs).expect("report");
@@ -192,7 +193,7 @@ fn sweep_report_plots_each_metric_against_the_parameter() {
             let project = ball(&[("drop_height", h)]);
             SweepPoint {
                 values: vec![h.to_string()],
-                outcomes: vec![run(&project, 0.8, 1.0 / 60.0)],
+                runs: vec![RunRecord::finished(run(&project, 0.8, 1.0 / 60.0))],
             }
         })
         .collect();

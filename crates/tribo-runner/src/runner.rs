@@ -40,11 +40,12 @@ pub struct RunHooks<'a> {
     pub progress: &'a mut dyn FnMut(u64, u64),
     /// Every recorded row, before the in-memory trajectory thins them (e.g. a
     /// [`CsvSink`](crate::CsvSink) streaming `trajectory.csv`). A sink error ends the run as a
-    /// failure.
+    /// failure ([`RunError::OutputFailed`]).
     pub rows: Option<&'a mut dyn RowSink>,
 }
 
-/// What one run of one engine produced.
+/// What one run of one engine produced (up to the failure, for a failed run: see
+/// [`RunError::Failed`]).
 #[derive(Debug, Clone)]
 pub struct RunOutcome {
     pub engine: String,
@@ -60,13 +61,25 @@ pub struct RunOutcome {
     pub replay: Option<Replay>,
     /// Engine warnings (each distinct message once) and ignored material parameters.
     pub warnings: Vec<String>,
-    /// Set when the run stopped early: a diverging step (naming body and step) or a controller
-    /// error.
-    pub failure: Option<String>,
     pub solver: SolverSummary,
 }
 
 impl RunOutcome {
+    /// The outcome of a run of `engine` that did not take a step: no rows, no metrics.
+    pub fn empty(engine: &str) -> RunOutcome {
+        RunOutcome {
+            engine: engine.to_string(),
+            steps: 0,
+            simulated_time: 0.0,
+            wall_time: Duration::ZERO,
+            metrics: Vec::new(),
+            trajectory: Trajectory::default(),
+            replay: None,
+            warnings: Vec::new(),
+            solver: SolverSummary::default(),
+        }
+    }
+
     pub fn steps_per_second(&self) -> f64 {
         let secs = self.wall_time.as_secs_f64();
         if secs > 0.0 {
@@ -87,7 +100,11 @@ pub struct SolverSummary {
     pub stages: Vec<(&'static str, Duration)>,
 }
 
+/// Why a run did not finish. The first five stop it before its first step; [`RunError::Failed`]
+/// and [`RunError::OutputFailed`] end a run that started, and carry what it produced up to the
+/// failure.
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum RunError {
     #[error("{0}")]
     UnknownEngine(String),
@@ -97,8 +114,89 @@ pub enum RunError {
     Controller { name: String, reason: String },
     #[error(transparent)]
     TooManySteps(#[from] TooManySteps),
+    /// The trajectory output could not be opened.
     #[error("cannot write the trajectory: {0}")]
     Output(String),
+    /// Step `step` (0-based: the steps completed before it) at time `time` failed: a divergence
+    /// (naming its step and body), a command the engine cannot apply, a solver failure, … The
+    /// message is the divergence's own, else the step error with the step and time prefixed.
+    #[error("{}", step_failure(.error, *.step, *.time))]
+    Failed {
+        engine: String,
+        step: u64,
+        /// s.
+        time: f64,
+        error: StepError,
+        /// The run up to the failure: trajectory, metrics of the completed steps, warnings.
+        partial: Box<RunOutcome>,
+    },
+    /// A recorded row could not be written (the trajectory sink failed) after `step` steps.
+    #[error("cannot write the trajectory: {reason}")]
+    OutputFailed {
+        engine: String,
+        step: u64,
+        reason: String,
+        /// The run up to the failure.
+        partial: Box<RunOutcome>,
+    },
+}
+
+impl RunError {
+    /// What a run that started produced up to its failure ([`RunError::Failed`],
+    /// [`RunError::OutputFailed`]); `None` for a run that never started.
+    pub fn partial(&self) -> Option<&RunOutcome> {
+        match self {
+            RunError::Failed { partial, .. } | RunError::OutputFailed { partial, .. } => Some(partial),
+            _ => None,
+        }
+    }
+}
+
+/// One engine's run as tables and reports show it: what it produced and, for a failed run, why
+/// it failed.
+#[derive(Debug, Clone)]
+pub struct RunRecord {
+    /// The whole run; up to the failure for a run that failed after it started; empty (no steps)
+    /// for one that failed before its first step.
+    pub outcome: RunOutcome,
+    pub failure: Option<RunError>,
+}
+
+impl RunRecord {
+    /// A finished run.
+    pub fn finished(outcome: RunOutcome) -> RunRecord {
+        RunRecord { outcome, failure: None }
+    }
+
+    /// A failed run of `engine`: its partial outcome if it started, else an empty one.
+    pub fn failed(engine: &str, error: RunError) -> RunRecord {
+        let outcome = error.partial().cloned().unwrap_or_else(|| RunOutcome::empty(engine));
+        RunRecord {
+            outcome,
+            failure: Some(error),
+        }
+    }
+
+    /// The record of a run's result.
+    pub fn new(engine: &str, result: Result<RunOutcome, RunError>) -> RunRecord {
+        match result {
+            Ok(outcome) => RunRecord::finished(outcome),
+            Err(error) => RunRecord::failed(engine, error),
+        }
+    }
+
+    pub fn is_failed(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    /// Why the run failed, as one line: the run error's message; for a run that never started,
+    /// `failed before its first step: …`.
+    pub fn failure_text(&self) -> Option<String> {
+        self.failure.as_ref().map(|error| match error.partial() {
+            Some(_) => error.to_string(),
+            None => format!("failed before its first step: {error}"),
+        })
+    }
 }
 
 /// The step count of a run of `project` with `options`, or [`TooManySteps`] when it is above
@@ -178,7 +276,7 @@ pub fn run_with(
 
     let mut summary = SolverSummary::default();
     let mut iterations_total = 0u64;
-    let mut failure = None;
+    let mut failure: Option<Stop> = None;
     let mut steps = 0u64;
     let started = Instant::now();
     while steps < total_steps {
@@ -203,8 +301,8 @@ pub fn run_with(
         }
         let report = match engine.step(dt, &commands) {
             Ok(r) => r,
-            Err(e) => {
-                failure = Some(step_failure(&e, steps, time));
+            Err(error) => {
+                failure = Some(Stop::Step { time, error });
                 break;
             }
         };
@@ -224,7 +322,7 @@ pub fn run_with(
         if steps.is_multiple_of(record_every) || steps == total_steps {
             let last = steps == total_steps;
             if let Err(e) = recording.sample(steps, t, &project.signals, engine.state(), engine.contacts(), last) {
-                failure = Some(format!("cannot write the trajectory: {e}"));
+                failure = Some(Stop::Output(e.to_string()));
                 break;
             }
         }
@@ -242,7 +340,7 @@ pub fn run_with(
     let wall_time = started.elapsed();
     let (trajectory, closed) = recording.finish();
     if let (Err(e), None) = (closed, &failure) {
-        failure = Some(format!("cannot write the trajectory: {e}"));
+        failure = Some(Stop::Output(e.to_string()));
     }
     warnings.extend(caps.warning());
     if dropped_warnings {
@@ -259,7 +357,7 @@ pub fn run_with(
         .zip(&probes)
         .map(|(spec, p)| MetricResult::new(spec, p.finish()))
         .collect();
-    Ok(RunOutcome {
+    let outcome = RunOutcome {
         engine: engine.name().to_string(),
         steps,
         simulated_time: steps as f64 * dt,
@@ -268,9 +366,30 @@ pub fn run_with(
         trajectory,
         replay,
         warnings,
-        failure,
         solver: summary,
-    })
+    };
+    match failure {
+        None => Ok(outcome),
+        Some(Stop::Step { time, error }) => Err(RunError::Failed {
+            engine: outcome.engine.clone(),
+            step: steps,
+            time,
+            error,
+            partial: Box::new(outcome),
+        }),
+        Some(Stop::Output(reason)) => Err(RunError::OutputFailed {
+            engine: outcome.engine.clone(),
+            step: steps,
+            reason,
+            partial: Box::new(outcome),
+        }),
+    }
+}
+
+/// Why the stepping loop stopped early.
+enum Stop {
+    Step { time: f64, error: StepError },
+    Output(String),
 }
 
 /// A failed step as the run reports it: a divergence names its step, body and what; any other

@@ -241,3 +241,137 @@ fn a_run_of_a_billion_steps_is_refused_unless_allowed() {
     };
     assert!(tribo_runner::planned_steps(&project, &long).is_err());
 }
+
+/// An engine that warns every step and fails at step `fail_at` (0-based) with `error`.
+struct Faulty {
+    fail_at: u64,
+    error: StepError,
+}
+
+struct FaultyEngine {
+    state: SceneState,
+    steps: u64,
+    fail_at: u64,
+    error: StepError,
+}
+
+impl EngineFactory for Faulty {
+    fn name(&self) -> &'static str {
+        "faulty"
+    }
+
+    fn description(&self) -> &'static str {
+        "fails at a given step"
+    }
+
+    fn honoured_parameters(&self) -> &'static [MaterialParameter] {
+        &MaterialParameter::ALL
+    }
+
+    fn build(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn Engine>, BuildError> {
+        let still = Still { log: Arc::default() }.build(scene, options)?;
+        Ok(Box::new(FaultyEngine {
+            state: still.state().clone(),
+            steps: 0,
+            fail_at: self.fail_at,
+            error: self.error.clone(),
+        }))
+    }
+}
+
+impl Engine for FaultyEngine {
+    fn name(&self) -> &'static str {
+        "faulty"
+    }
+
+    fn step(&mut self, _dt: f64, _commands: &Commands) -> Result<StepReport, StepError> {
+        if self.steps == self.fail_at {
+            return Err(self.error.clone());
+        }
+        self.steps += 1;
+        let mut report = StepReport::default();
+        report.warnings.push("wobbly".into());
+        Ok(report)
+    }
+
+    fn time(&self) -> f64 {
+        self.steps as f64 * 1e-3
+    }
+
+    fn state(&self) -> &SceneState {
+        &self.state
+    }
+
+    fn contacts(&self) -> &[ContactRecord] {
+        &[]
+    }
+}
+
+fn run_faulty(error: StepError) -> RunError {
+    let project = load("idle.yaml");
+    let mut registry = Registry::new();
+    registry.register(Box::new(Faulty { fail_at: 5, error }));
+    let result = tribo_runner::run(&project, &registry, "faulty", &RunOptions::default(), &mut |_, _| {});
+    result.map(|o| o.steps).expect_err("the run fails at step 5")
+}
+
+/// A run whose engine fails is an `Err` naming the engine, the step and the step error, with the
+/// run up to the failure (its trajectory rows and warnings) as its partial outcome.
+#[test]
+fn a_failed_run_is_an_error_with_the_partial_outcome() {
+    let error = run_faulty(StepError::InvalidCommand { what: "boom".into() });
+    assert_eq!(error.to_string(), "step 5 (t = 0.0050 s) failed: invalid command: boom");
+    let partial = error.partial().expect("a partial outcome");
+    match &error {
+        RunError::Failed {
+            engine,
+            step,
+            time,
+            error: StepError::InvalidCommand { what },
+            partial: boxed,
+        } => {
+            assert_eq!((engine.as_str(), *step, what.as_str()), ("faulty", 5, "boom"));
+            assert!((time - 0.005).abs() < 1e-12, "{time}");
+            assert_eq!(boxed.steps, 5);
+        }
+        other => unreachable!("expected a failed run, got {other}"),
+    }
+    assert_eq!(partial.engine, "faulty");
+    assert_eq!(partial.steps, 5);
+    assert!((partial.simulated_time - 0.005).abs() < 1e-12);
+    assert_eq!(partial.trajectory.rows.len(), 6, "t = 0 and the five completed steps");
+    assert_eq!(partial.warnings, ["wobbly"]);
+
+    let record = tribo_runner::RunRecord::failed("faulty", error.clone());
+    assert!(record.is_failed());
+    assert_eq!(record.outcome.steps, 5);
+    assert_eq!(record.failure_text(), Some(error.to_string()));
+}
+
+/// A divergence reads as the engine wrote it (it names its own step and body).
+#[test]
+fn a_diverged_run_keeps_the_divergence_message() {
+    let diverged = StepError::Diverged {
+        step: 6,
+        time: 0.005,
+        body: "arm".into(),
+        what: "link `Upper` has a non-finite pose or velocity".into(),
+    };
+    let error = run_faulty(diverged.clone());
+    assert_eq!(error.to_string(), diverged.to_string());
+    assert!(matches!(&error, RunError::Failed { error: StepError::Diverged { body, .. }, .. } if body == "arm"));
+
+    // A run that never started has no partial outcome: its record is empty and says so.
+    let record = tribo_runner::RunRecord::failed(
+        "faulty",
+        RunError::Build(BuildError::Unsupported {
+            engine: "faulty",
+            reason: "no".into(),
+        }),
+    );
+    assert_eq!(record.outcome.steps, 0);
+    assert_eq!(
+        record.failure_text().as_deref(),
+        Some("failed before its first step: engine `faulty` cannot simulate this scene: no")
+    );
+}

@@ -1,0 +1,56 @@
+//! The engine's internal errors, each carrying what it is about; they become the engine API's
+//! [`BuildError`](tribo_engine::BuildError) and [`StepError`](tribo_engine::StepError) at the
+//! engine boundary, where the body's name is added.
+
+/// Why a scene body cannot be built in the rapier world (world_build.rs, layout.rs).
+#[derive(Debug, Clone, thiserror::Error)]
+pub(crate) enum BodyError {
+    /// The body fails the scene's own checks (defensive: scene assembly runs them too).
+    #[error("{0}")]
+    Model(tribo_yaml::Diagnostic),
+    #[error("{count} link materials for {links} links")]
+    MaterialCount { count: usize, links: usize },
+    #[error("link {link} has a material id outside the scene's contact table")]
+    UnknownMaterial { link: usize },
+    #[error("link `{link}` can move but neither it nor the links it carries have mass")]
+    Massless { link: String },
+    #[error("link `{link}`: a {shape} has a non-finite pose")]
+    NonFiniteShapePose { link: String, shape: &'static str },
+    #[error("link `{link}`: {reason}")]
+    Shape { link: String, reason: String },
+    #[error("joint `{joint}` has no usable axis ({axis:?})")]
+    NoAxis { joint: String, axis: [f64; 3] },
+    #[error("joint `{joint}` would close a kinematic loop")]
+    KinematicLoop { joint: String },
+    #[error("joint `{joint}` has no degree of freedom in the multibody")]
+    NoDof { joint: String },
+    /// rapier lost something it was just given (defensive).
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// A command of one body the step cannot apply (commands.rs); the step names the body.
+#[derive(Debug, Clone, thiserror::Error)]
+pub(crate) enum CommandError {
+    #[error("non-finite root target")]
+    NonFiniteRootTarget,
+    #[error("a root target needs a fixed root, but this root is free")]
+    FreeRoot,
+    #[error("non-finite root velocity")]
+    NonFiniteRootVelocity,
+    #[error("link `{link}` has no revolute or prismatic joint to drive")]
+    NotDriveable { link: String },
+    #[error("non-finite {what} {values:?}")]
+    NonFinite { what: &'static str, values: Vec<f64> },
+    #[error("negative PD gains (kp = {kp}, kd = {kd})")]
+    NegativeGains { kp: f64, kd: f64 },
+    /// rapier lost a body, joint or multibody the engine built (defensive).
+    #[error("{0}")]
+    Internal(&'static str),
+}
+
+impl From<&'static str> for CommandError {
+    fn from(what: &'static str) -> Self {
+        CommandError::Internal(what)
+    }
+}
