@@ -50,6 +50,7 @@
 
 mod assemble;
 pub mod bessel;
+pub mod decay;
 mod geometry;
 mod local;
 mod params;
@@ -58,7 +59,8 @@ mod result;
 mod solver;
 mod target;
 
-pub use bessel::bessel_k0;
+pub use bessel::{bessel_k0, ln_bessel_k0};
+pub use decay::fit_decay_length;
 pub use geometry::{CslcError, Lattice, LatticeSphere, PadGeometry};
 pub use params::{Acceleration, CslcParams};
 pub use result::{PatchResult, Wrench};

@@ -6,38 +6,19 @@
 //! that sphere (its neighbours are `h` away laterally, farther than `0.2 h + r`), so the lattice
 //! sees a single point force.
 //!
-//! Fit: `ln δ_n(x) = ln A + ln G(x; ℓ)` by least squares over every sphere with
-//! `2h ≤ r ≤ 5h` (beyond the discrete near field of the load, inside the lattice), where `G`
-//! is `K0` of the source plus its mirror images across the four free edges (method of images:
-//! a free edge of the lattice is a Neumann boundary half a cell outside the last sphere). `A` is
-//! solved in closed form for each `ℓ`, and `ℓ` by golden-section search.
+//! Fit: [`tribo_cslc::fit_decay_length`], the same fit the `decay_length` metric runs (`K0` of
+//! the source plus its mirror images across the four free edges, over the spheres two cells
+//! outside the contact); the fitted `ℓ` is checked against the analytic `h √(k_ℓ/k_a)`.
 
 mod common;
 
-use nalgebra::{Isometry3, Point2, Translation3};
-use tribo_cslc::{bessel_k0, Posed, Sphere, Target};
+use nalgebra::{Isometry3, Translation3};
+use tribo_cslc::{fit_decay_length, Posed, Sphere, Target};
 
 const N: usize = 15;
 const H: f64 = 1e-3;
 
-fn green(x: &Point2<f64>, ell: f64) -> f64 {
-    let edge = N as f64 * H; // distance between mirror planes ±7.5h
-    let mut sum = 0.0;
-    for ix in -1..=1 {
-        for iy in -1..=1 {
-            let source = Point2::new(ix as f64 * edge, iy as f64 * edge);
-            sum += bessel_k0((x - source).norm() / ell);
-        }
-    }
-    sum
-}
-
-fn misfit(samples: &[(Point2<f64>, f64)], ell: f64) -> f64 {
-    let residuals: Vec<f64> = samples.iter().map(|(x, d)| d.ln() - green(x, ell).ln()).collect();
-    let mean = residuals.iter().sum::<f64>() / residuals.len() as f64;
-    residuals.iter().map(|r| (r - mean).powi(2)).sum()
-}
-
+/// The decay length the fit finds in the lattice's deflection under the indenter.
 fn decay_length(ratio: f64) -> f64 {
     let params = common::params().with_lateral_ratio(ratio, H);
     let mut pad = common::flat_pad(N, N as f64 * H, params);
@@ -54,32 +35,15 @@ fn decay_length(ratio: f64) -> f64 {
     assert!(result.converged, "{:?}", result.warning);
     let touching = result.normal_forces.iter().filter(|f| **f > 0.0).count();
     assert_eq!(touching, 1, "the indenter must load a single sphere");
-    let samples: Vec<(Point2<f64>, f64)> = pad
-        .lattice()
-        .spheres()
+    let spheres = pad.lattice().spheres();
+    let positions: Vec<[f64; 2]> = spheres.iter().map(|s| [s.rest_position.x, s.rest_position.y]).collect();
+    let deflections: Vec<f64> = spheres
         .iter()
         .zip(pad.displacements())
-        .filter_map(|(s, d)| {
-            let x = Point2::new(s.rest_position.x, s.rest_position.y);
-            let r = x.coords.norm();
-            let deflection = -s.normal.dot(d);
-            ((2.0 * H - 1e-12..=5.0 * H + 1e-12).contains(&r) && deflection > 0.0).then_some((x, deflection))
-        })
+        .map(|(s, d)| -s.normal.dot(d))
         .collect();
-    assert!(samples.len() > 40);
-    // Golden-section search on ℓ ∈ [0.2h, 10h].
-    let (mut a, mut b) = (0.2 * H, 10.0 * H);
-    let g = 0.5 * (5f64.sqrt() - 1.0);
-    for _ in 0..100 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if misfit(&samples, c) < misfit(&samples, d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    0.5 * (a + b)
+    fit_decay_length(H, &positions, &deflections, &result.normal_forces)
+        .expect("a decay length (the error says why not)")
 }
 
 #[test]
