@@ -15,19 +15,25 @@ fn held(outcome: &tribo_runner::RunOutcome) -> bool {
     m.value == MetricValue::Bool(true)
 }
 
+/// On both lattice hosts: `cslc` (pgs) and `cslc-rapier` (rapier).
 #[test]
 fn cslc_patches_hold_the_book_within_the_papers_tilt() {
-    let outcome = run(&load(PROJECT, &[], &[]), "cslc");
-    let tilt = metric(&outcome, "max_tilt_deg");
-    println!(
-        "cslc: max tilt {tilt:.4}°, final {:.4}°",
-        metric(&outcome, "final_tilt_deg")
-    );
-    assert!(tilt < 0.7, "max tilt {tilt}° (paper: within 0.7°)");
-    assert!(held(&outcome), "the book was dropped");
-    let lift = metric(&outcome, "lift");
-    assert!((lift - 0.05).abs() < 0.005, "lifted {lift} m, expected 0.05 m ± 5 mm");
-    insta::assert_snapshot!("book_rotation_cslc", metrics_snapshot(&outcome));
+    for engine in ["cslc", "cslc-rapier"] {
+        let outcome = run(&load(PROJECT, &[], &[]), engine);
+        let tilt = metric(&outcome, "max_tilt_deg");
+        println!(
+            "{engine}: max tilt {tilt:.4}°, final {:.4}°",
+            metric(&outcome, "final_tilt_deg")
+        );
+        assert!(tilt < 0.7, "{engine}: max tilt {tilt}° (paper: within 0.7°)");
+        assert!(held(&outcome), "{engine}: the book was dropped");
+        let lift = metric(&outcome, "lift");
+        assert!(
+            (lift - 0.05).abs() < 0.005,
+            "{engine}: lifted {lift} m, expected 0.05 m ± 5 mm"
+        );
+        insta::assert_snapshot!(format!("book_rotation_{engine}"), metrics_snapshot(&outcome));
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use tribo_runner::{MetricValue, RunOutcome};
 use tribo_tests::{load, root, run};
 
-const ENGINES: [&str; 3] = ["rapier", "pgs", "cslc"];
+const ENGINES: [&str; 4] = ["rapier", "pgs", "cslc", "cslc-rapier"];
 const G: f64 = 9.81;
 
 /// What a case's measured quantity must satisfy.

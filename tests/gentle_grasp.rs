@@ -1,5 +1,6 @@
 #![allow(clippy::panic)]
-//! Gentle grasp (issue #5): on `cslc`, for every pad × object combination, a squeeze just above
+//! Gentle grasp (issue #5): on both lattice hosts (`cslc` on pgs, `cslc-rapier` on rapier), for
+//! every pad × object combination, a squeeze just above
 //! the Coulomb limit `F ≥ m g / (2 μ)` holds the object through the 5 cm lift (slip under 1 mm)
 //! and one just below lets it slide out (slip over 10 mm). `rapier` and `pgs` run beside it at
 //! the sample's default squeeze (1.5 × the limit) for the compare table. A sweep of the squeeze
@@ -15,6 +16,12 @@ fn held(outcome: &tribo_runner::RunOutcome) -> bool {
 
 #[test]
 fn cslc_holds_just_above_the_coulomb_limit_and_drops_just_below() {
+    for engine in ["cslc", "cslc-rapier"] {
+        holds_just_above_the_coulomb_limit(engine);
+    }
+}
+
+fn holds_just_above_the_coulomb_limit(engine: &str) {
     for pad in ["flat", "dome"] {
         for object in ["sphere", "box"] {
             for (factor, holds) in [("1.05", true), ("0.95", false)] {
@@ -23,25 +30,28 @@ fn cslc_holds_just_above_the_coulomb_limit_and_drops_just_below() {
                     &[("pad", pad), ("object", object), ("squeeze_factor", factor)],
                     &[],
                 );
-                let outcome = run(&project, "cslc");
+                let outcome = run(&project, engine);
                 let slip = metric(&outcome, "slip");
                 println!(
-                    "cslc {pad} {object} × {factor}: slip {slip:.3e} m, held {}",
+                    "{engine} {pad} {object} × {factor}: slip {slip:.3e} m, held {}",
                     held(&outcome)
                 );
                 if holds {
                     assert!(
                         slip.abs() < 1e-3,
-                        "{pad}/{object} at {factor}: slip {slip} m (limit 1 mm)"
+                        "{engine} {pad}/{object} at {factor}: slip {slip} m (limit 1 mm)"
                     );
-                    assert!(held(&outcome), "{pad}/{object} at {factor}: dropped");
-                    insta::assert_snapshot!(format!("gentle_grasp_cslc_{pad}_{object}"), metrics_snapshot(&outcome));
+                    assert!(held(&outcome), "{engine} {pad}/{object} at {factor}: dropped");
+                    insta::assert_snapshot!(
+                        format!("gentle_grasp_{engine}_{pad}_{object}"),
+                        metrics_snapshot(&outcome)
+                    );
                 } else {
                     assert!(
                         slip < -0.01,
-                        "{pad}/{object} at {factor}: slip {slip} m (must drop over 10 mm)"
+                        "{engine} {pad}/{object} at {factor}: slip {slip} m (must drop over 10 mm)"
                     );
-                    assert!(!held(&outcome), "{pad}/{object} at {factor}: still held");
+                    assert!(!held(&outcome), "{engine} {pad}/{object} at {factor}: still held");
                 }
             }
         }
@@ -62,15 +72,31 @@ fn rigid_engines_run_the_default_grasp_beside_it() {
     }
 }
 
-/// The recorded pad patch (`pad_patch` signal): on `cslc` the left pad's normal force during the
-/// hold equals the squeeze `1.5 m g / (2 μ)` (the finger joint is driven by that effort and the
-/// finger is at rest), its centre of pressure lies on the object's equator plane at the height of
-/// the object's centre, and the patch has an area; rigid engines record no patch.
+/// The recorded pad patch (`pad_patch` signal): on both lattice hosts the left pad's normal force
+/// during the hold equals the squeeze `1.5 m g / (2 μ)` (the finger joint is driven by that effort
+/// and the finger is at rest), its centre of pressure lies on the object's equator plane at the
+/// height of the object's centre, and the patch has an area; rigid engines record no patch.
 #[test]
 fn the_pad_patch_is_recorded_on_cslc_only() {
     let project = load("samples/gentle-grasp/gentle-grasp.yaml", &[], &[]);
+    for engine in ["cslc", "cslc-rapier"] {
+        the_pad_patch_is_recorded_on(&project, engine);
+    }
+    let column = |o: &tribo_runner::RunOutcome, c: &str| {
+        o.trajectory
+            .column(&format!("left_pad.{c}"))
+            .unwrap_or_else(|| panic!("no column left_pad.{c}"))
+    };
+    let rigid = run(&project, "pgs");
+    let times = rigid.trajectory.column("time").expect("time column");
+    let hold = times.iter().position(|t| *t >= 0.25).expect("a sample at 0.25 s");
+    assert_eq!(column(&rigid, "normal_force")[hold], 0.0);
+    assert!(column(&rigid, "cop_x")[hold].is_nan());
+}
+
+fn the_pad_patch_is_recorded_on(project: &tribo_scene::Project, engine: &str) {
     let squeeze = 1.5 * 0.1 * 9.81 / (2.0 * 0.5);
-    let cslc = run(&project, "cslc");
+    let cslc = run(project, engine);
     let column = |o: &tribo_runner::RunOutcome, c: &str| {
         o.trajectory
             .column(&format!("left_pad.{c}"))
@@ -81,7 +107,7 @@ fn the_pad_patch_is_recorded_on_cslc_only() {
     let force = column(&cslc, "normal_force")[hold];
     assert!(
         (force - squeeze).abs() < 0.01 * squeeze,
-        "pad force {force} N, squeeze {squeeze} N"
+        "{engine}: pad force {force} N, squeeze {squeeze} N"
     );
     let (cop_z, object_z) = (
         column(&cslc, "cop_z")[hold],
@@ -89,12 +115,9 @@ fn the_pad_patch_is_recorded_on_cslc_only() {
     );
     assert!(
         (cop_z - object_z).abs() < 1e-3,
-        "CoP height {cop_z} m vs object centre {object_z} m"
+        "{engine}: CoP height {cop_z} m vs object centre {object_z} m"
     );
     assert!(column(&cslc, "area")[hold] > 0.0);
-    let rigid = run(&project, "pgs");
-    assert_eq!(column(&rigid, "normal_force")[hold], 0.0);
-    assert!(column(&rigid, "cop_x")[hold].is_nan());
 }
 
 /// Peak acceleration of the sample's lift: a rest-to-rest minimum-jerk move of D = 0.05 m in
@@ -158,12 +181,21 @@ fn cslc_holds_from_the_analytic_squeeze_threshold() {
     assert_threshold("cslc", "flat", "sphere");
 }
 
-/// The other pad/object pairs on `cslc` (13 runs each, ≈ 30 s in all on 2 cores):
+/// The same sweep on the rapier host (measured: the same thresholds as `cslc` for every pad and
+/// object, 1.015 / 1.020 / 1.030 / 1.020 for flat sphere / flat box / dome sphere / dome box).
+#[test]
+fn cslc_rapier_holds_from_the_analytic_squeeze_threshold() {
+    assert_threshold("cslc-rapier", "flat", "sphere");
+}
+
+/// The other pad/object pairs on both lattice hosts (13 runs each, ≈ 1 min in all on 2 cores):
 /// `cargo test -p tribo-tests --test gentle_grasp -- --ignored`.
 #[test]
 #[ignore]
 fn cslc_holds_from_the_analytic_squeeze_threshold_for_every_pad_and_object() {
-    assert_threshold("cslc", "flat", "box");
-    assert_threshold("cslc", "dome", "sphere");
-    assert_threshold("cslc", "dome", "box");
+    for engine in ["cslc", "cslc-rapier"] {
+        assert_threshold(engine, "flat", "box");
+        assert_threshold(engine, "dome", "sphere");
+        assert_threshold(engine, "dome", "box");
+    }
 }

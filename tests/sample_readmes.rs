@@ -65,7 +65,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         readme: "samples/slippy-walker/README.md",
         project: "samples/slippy-walker/walker.yaml",
-        engines: &["rapier", "pgs", "cslc"],
+        engines: &["rapier", "pgs", "cslc", "cslc-rapier"],
         variants: &[
             plain("`floor=grippy`", &[]),
             plain("`floor=slippy`", &[("floor", "slippy")]),
@@ -74,7 +74,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         readme: "samples/lattice-point-load/README.md",
         project: "samples/lattice-point-load/lattice-point-load.yaml",
-        engines: &["cslc"],
+        engines: &["cslc", "cslc-rapier"],
         variants: &[
             plain("`stiffness_ratio=1`", &[("stiffness_ratio", "1")]),
             plain("`stiffness_ratio=4`", &[]),
@@ -84,7 +84,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         readme: "samples/gentle-grasp/README.md",
         project: "samples/gentle-grasp/gentle-grasp.yaml",
-        engines: &["rapier", "pgs", "cslc"],
+        engines: &["rapier", "pgs", "cslc", "cslc-rapier"],
         variants: &[
             plain("`squeeze_factor=1.05`", &[("squeeze_factor", "1.05")]),
             plain("`squeeze_factor=0.95`", &[("squeeze_factor", "0.95")]),
@@ -93,7 +93,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         readme: "samples/book-rotation/README.md",
         project: "samples/book-rotation/book-rotation.yaml",
-        engines: &["rapier", "pgs", "cslc"],
+        engines: &["rapier", "pgs", "cslc", "cslc-rapier"],
         variants: &[
             plain("`point_pad=box`", &[]),
             plain("`point_pad=sphere`", &[("point_pad", "sphere")]),

@@ -1,6 +1,6 @@
 #![allow(clippy::panic)]
 //! tribo's walker plays its ZMP pattern: with the default Ground/Sole friction it walks the planned
-//! distance on every engine; with Choreonoid's slippy friction (0.01) its stance feet slide and it
+//! distance on every engine (the lattice soles on both hosts, `cslc` and `cslc-rapier`); with Choreonoid's slippy friction (0.01) its stance feet slide and it
 //! turns about the vertical while staying upright (tilt and yaw reported apart, issue #12).
 
 use tribo_tests::{load, metric, metrics_snapshot, run};
@@ -12,7 +12,7 @@ fn fell(outcome: &tribo_runner::RunOutcome) -> bool {
 
 #[test]
 fn walker_walks_the_planned_distance_and_slips_on_ice() {
-    for engine in ["rapier", "pgs", "cslc"] {
+    for engine in ["rapier", "pgs", "cslc", "cslc-rapier"] {
         let normal = run(&load("samples/slippy-walker/walker.yaml", &[], &[]), engine);
         let progress = metric(&normal, "forward_progress");
         assert!(!fell(&normal), "{engine}: the walker fell");

@@ -47,7 +47,7 @@ fn run_pgs(mut project: Project, options: Option<&str>, seconds: Option<f64>) ->
 }
 
 const GRASP: &str = "samples/gentle-grasp/gentle-grasp.yaml";
-const CSLC_LINE: &str = "`cslc` block of a material: read by cslc; ignored by rapier, pgs";
+const CSLC_LINE: &str = "`cslc` block of a material: read by cslc, cslc-rapier; ignored by rapier, pgs";
 
 #[test]
 fn rigid_runs_of_a_project_with_cslc_blocks_do_not_warn_about_them() {
@@ -76,6 +76,7 @@ fn engines_json_names_the_engine_specific_blocks_each_engine_reads() {
             .map(|e| e["engine_specific_blocks"].clone())
     };
     assert_eq!(blocks("cslc"), Some(serde_json::json!(["cslc"])));
+    assert_eq!(blocks("cslc-rapier"), Some(serde_json::json!(["cslc"])));
     assert_eq!(blocks("rapier"), Some(serde_json::json!([])));
     assert_eq!(blocks("pgs"), Some(serde_json::json!([])));
 }
@@ -89,7 +90,8 @@ fn the_compare_report_says_once_which_engine_reads_the_cslc_blocks() {
     assert!(o.status.success(), "{}", all_text(&o));
     assert!(!all_text(&o).contains("ignores it"), "{}", all_text(&o));
     let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
-    let note = "materials have `cslc` blocks: only the `cslc` engine reads them; rapier, pgs run without them";
+    let note =
+        "materials have `cslc` blocks: only the `cslc`, `cslc-rapier` engines read them; rapier, pgs run without them";
     assert_eq!(html.matches(note).count(), 1, "the note once in the report");
     std::fs::remove_dir_all(&dir).ok();
 }

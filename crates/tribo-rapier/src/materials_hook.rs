@@ -39,7 +39,9 @@ use std::collections::HashSet;
 
 use rapier3d_f64::geometry::ContactManifold;
 use rapier3d_f64::math::Vector;
-use rapier3d_f64::prelude::{ContactModificationContext, PhysicsHooks, RigidBodyHandle, RigidBodySet};
+use rapier3d_f64::prelude::{
+    ContactModificationContext, PairFilterContext, PhysicsHooks, RigidBodyHandle, RigidBodySet, SolverFlags,
+};
 use tribo_engine::{LinkRef, Scene};
 
 /// Pack a link reference into a collider's `user_data`: body index in the high 64 bits, link
@@ -79,9 +81,20 @@ pub(crate) struct MaterialHook<'a> {
     pub per_point_friction: &'a HashSet<RigidBodyHandle>,
     /// The engine's friction model is per-point Coulomb for every contact.
     pub coulomb_everywhere: bool,
+    /// Link pairs a hosted extension took over (both orders): no rigid contact between them
+    /// (`host.rs`; asked only for colliders with `ActiveHooks::FILTER_CONTACT_PAIRS`).
+    pub excluded: &'a HashSet<(LinkRef, LinkRef)>,
 }
 
 impl PhysicsHooks for MaterialHook<'_> {
+    fn filter_contact_pair(&self, ctx: &PairFilterContext) -> Option<SolverFlags> {
+        let link = |h| ctx.colliders.get(h).map(|c| decode_link(c.user_data));
+        match (link(ctx.collider1), link(ctx.collider2)) {
+            (Some(a), Some(b)) if self.excluded.contains(&(a, b)) => None,
+            _ => Some(SolverFlags::default()),
+        }
+    }
+
     fn modify_solver_contacts(&self, ctx: &mut ContactModificationContext) {
         let (Some(c1), Some(c2)) = (ctx.colliders.get(ctx.collider1), ctx.colliders.get(ctx.collider2)) else {
             return;

@@ -3,13 +3,15 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use nalgebra::Vector3;
 use rapier3d_f64::prelude::{
     FrictionModel as RapierFriction, IntegrationParameters, RigidBodyHandle, SpringCoefficients,
 };
 use tribo_engine::{BuildError, Scene};
-use tribo_engine::{Commands, ContactRecord, Engine, SceneState, StepError, StepReport};
+use tribo_engine::{Commands, CompliantPoint, ContactRecord, Engine, LinkRef, SceneState, StepError, StepReport};
 
 use crate::commands::{apply_commands, EffortLaw};
+use crate::host::{applied_forces, HostedJoints};
 use crate::materials_hook::{decode_link, MaterialHook};
 use crate::options::{FrictionModel, RapierOptions};
 use crate::readout::{read_contacts, read_state};
@@ -29,6 +31,10 @@ pub(crate) struct RapierEngine {
     diverged: Option<StepError>,
     /// Rigid bodies that are multibody links (their contacts use per-point friction).
     multibody_links: HashSet<RigidBodyHandle>,
+    /// Link pairs a hosted extension took over (both orders; `host.rs`).
+    pub(crate) excluded: HashSet<(LinkRef, LinkRef)>,
+    /// The joints carrying a hosted extension's compliant points (`host.rs`).
+    hosted: HostedJoints,
 }
 
 impl RapierEngine {
@@ -65,6 +71,8 @@ impl RapierEngine {
             steps: 0,
             forced: Vec::new(),
             diverged: None,
+            excluded: HashSet::new(),
+            hosted: HostedJoints::default(),
         })
     }
 
@@ -93,11 +101,13 @@ impl RapierEngine {
 
     fn physics_step(&mut self, dt: f64) {
         self.world.physics.integration_parameters = self.integration_parameters(dt);
+        self.hosted.tune(&mut self.world.physics.integration_parameters);
         let hook = MaterialHook {
             scene: &self.scene,
             slip_threshold: self.options.slip_threshold,
             per_point_friction: &self.multibody_links,
             coulomb_everywhere: self.options.friction_model == FrictionModel::Coulomb,
+            excluded: &self.excluded,
         };
         self.world.physics.step_with_events(&hook, &());
     }
@@ -141,6 +151,48 @@ impl Engine for RapierEngine {
     }
 
     fn step(&mut self, dt: f64, commands: &Commands) -> Result<StepReport, StepError> {
+        self.advance(dt, commands, &[]).map(|(report, _)| report)
+    }
+
+    fn time(&self) -> f64 {
+        self.time
+    }
+
+    fn state(&self) -> &SceneState {
+        &self.state
+    }
+
+    fn contacts(&self) -> &[ContactRecord] {
+        &self.contacts
+    }
+}
+
+impl RapierEngine {
+    pub(crate) fn scene(&self) -> &Arc<Scene> {
+        &self.scene
+    }
+
+    pub(crate) fn world_mut(&mut self) -> &mut BuiltWorld {
+        &mut self.world
+    }
+
+    /// Whether `link` moves under forces (see `commands::moves_freely`).
+    pub(crate) fn moves_freely(&self, link: LinkRef) -> bool {
+        self.world
+            .bodies
+            .get(link.body)
+            .and_then(|s| s.links.get(link.link))
+            .is_some_and(|slot| crate::commands::moves_freely(&self.world, link.body, slot.body))
+    }
+
+    /// One step with a hosted extension's compliant points (`host.rs`; none for a plain step);
+    /// returns the report and the force applied on `b` at each point.
+    pub(crate) fn advance(
+        &mut self,
+        dt: f64,
+        commands: &Commands,
+        points: &[CompliantPoint],
+    ) -> Result<(StepReport, Vec<Vector3<f64>>), StepError> {
         if let Some(error) = &self.diverged {
             return Err(error.clone());
         }
@@ -154,6 +206,15 @@ impl Engine for RapierEngine {
         let laws = report.time("apply_commands", || {
             apply_commands(&mut self.world, &scene, dt, commands, &mut self.forced, &mut warnings)
         })?;
+        // A plain step (no points) only disables the joints of a previous hosted step, if any.
+        let applied = if points.is_empty() {
+            self.hosted
+                .apply(&mut self.world, &scene, points, dt, &mut self.forced)?
+        } else {
+            report.time("compliant_points", || {
+                self.hosted.apply(&mut self.world, &scene, points, dt, &mut self.forced)
+            })?
+        };
         report.time("physics_step", || self.physics_step(dt));
         let state = report.time("read_state", || read_state(&self.world, &laws));
         if let Some(error) = self.divergence(&state) {
@@ -161,7 +222,12 @@ impl Engine for RapierEngine {
             self.diverged = Some(error.clone());
             return Err(error);
         }
-        let (substeps, model) = (self.options.substeps, self.options.friction_model);
+        // The step's own substeps and sweeps (a hosted step may run its own, `host.rs`).
+        let (substeps, sweeps) = {
+            let p = &self.world.physics.integration_parameters;
+            (p.num_solver_iterations.max(1), p.num_internal_pgs_iterations)
+        };
+        let model = self.options.friction_model;
         let contacts = report.time("read_contacts", || {
             read_contacts(&self.world, &scene, dt, substeps, model)
         });
@@ -170,21 +236,9 @@ impl Engine for RapierEngine {
         self.contacts = contacts;
         self.time += dt;
         self.steps += 1;
-        report.iterations = u32::try_from(self.options.substeps * self.options.pgs_iterations).unwrap_or(u32::MAX);
+        report.iterations = u32::try_from(substeps * sweeps).unwrap_or(u32::MAX);
         report.contacts = self.contacts.len();
         report.warnings = warnings;
-        Ok(report)
-    }
-
-    fn time(&self) -> f64 {
-        self.time
-    }
-
-    fn state(&self) -> &SceneState {
-        &self.state
-    }
-
-    fn contacts(&self) -> &[ContactRecord] {
-        &self.contacts
+        Ok((report, applied_forces(&self.world, &applied, dt / substeps as f64)))
     }
 }

@@ -46,7 +46,8 @@ pub fn used_parameters(scene: &Scene) -> BTreeSet<MaterialParameter> {
 }
 
 /// Engine-specific material blocks and the engine that reads each (the registry's factories
-/// agree: only that engine lists the parameter as honoured; tribo-cli tests this).
+/// agree: only that engine and its variants on other hosts, named `cslc-<host>`, list the parameter
+/// as honoured; tribo-cli tests this).
 pub const ENGINE_SPECIFIC: [(MaterialParameter, &str); 1] = [(MaterialParameter::Cslc, "cslc")];
 
 /// Is `p` a block written for one engine (not warned about when other engines ignore it)?
@@ -64,21 +65,39 @@ pub fn ignored_parameter_warnings(scene: &Scene, honoured: &[MaterialParameter])
         .collect()
 }
 
+/// Whether `engine` reads the blocks of `reader` ([`ENGINE_SPECIFIC`]): it is that engine or one of
+/// its variants on another host (`cslc-rapier` for `cslc`).
+pub fn reads_blocks_of(engine: &str, reader: &str) -> bool {
+    engine
+        .strip_prefix(reader)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+}
+
 /// For each engine-specific block the scene's materials use and some of `engines` do not read, one
 /// line: "materials have `cslc` blocks: only the `cslc` engine reads them; rapier, pgs run
-/// without them".
+/// without them" (or "only the `cslc`, `cslc-rapier` engines read them" when several of
+/// `engines` do).
 pub fn engine_specific_notes(scene: &Scene, engines: &[&str]) -> Vec<String> {
     let used = used_parameters(scene);
     ENGINE_SPECIFIC
         .iter()
         .filter(|(p, _)| used.contains(p))
         .filter_map(|(p, reader)| {
-            let others: Vec<&str> = engines.iter().copied().filter(|e| e != reader).collect();
+            let (readers, others): (Vec<&str>, Vec<&str>) =
+                engines.iter().copied().partition(|e| reads_blocks_of(e, reader));
             if others.is_empty() {
                 return None;
             }
+            let readers = if readers.len() > 1 {
+                format!(
+                    "the {} engines read",
+                    readers.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
+                )
+            } else {
+                format!("the `{}` engine reads", readers.first().unwrap_or(reader))
+            };
             Some(format!(
-                "materials have `{}` blocks: only the `{reader}` engine reads them; {} {} without them",
+                "materials have `{}` blocks: only {readers} them; {} {} without them",
                 p.name(),
                 others.join(", "),
                 if others.len() == 1 { "runs" } else { "run" }

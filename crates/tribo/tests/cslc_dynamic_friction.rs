@@ -25,7 +25,10 @@ const MASS: f64 = 0.1;
 const MU_S: f64 = 0.6;
 const MU_D: f64 = 0.3;
 
-fn cube_on_bed() -> (Box<dyn Engine>, std::sync::Arc<tribo_engine::Scene>) {
+/// The lattice on both hosts: `cslc` (pgs) and `cslc-rapier` (rapier).
+const ENGINES: [&str; 2] = ["cslc", "cslc-rapier"];
+
+fn cube_on_bed(engine_name: &str) -> (Box<dyn Engine>, std::sync::Arc<tribo_engine::Scene>) {
     let table = common::materials(MU_S, MU_D, 0.0);
     let cube = solid(
         "cube",
@@ -37,10 +40,10 @@ fn cube_on_bed() -> (Box<dyn Engine>, std::sync::Arc<tribo_engine::Scene>) {
     );
     let scene = common::bed_with(cube, Isometry3::translation(0.0, 0.0, 0.5 * SIDE + 1e-4), table);
     let engine = tribo::engines()
-        .get("cslc")
-        .expect("cslc is registered")
+        .get(engine_name)
+        .expect("the engine is registered")
         .build(&scene, &EngineOptions::none())
-        .expect("cslc builds");
+        .expect("the engine builds");
     (engine, scene)
 }
 
@@ -73,7 +76,13 @@ fn settle(engine: &mut dyn Engine, scene: &tribo_engine::Scene) {
 
 #[test]
 fn a_push_between_dynamic_and_static_friction_does_not_move_the_cube() {
-    let (mut engine, scene) = cube_on_bed();
+    for name in ENGINES {
+        push_between_dynamic_and_static_friction(name);
+    }
+}
+
+fn push_between_dynamic_and_static_friction(name: &str) {
+    let (mut engine, scene) = cube_on_bed(name);
     settle(engine.as_mut(), &scene);
     let (x0, _) = cube(engine.as_ref());
     let force = 0.35 * MASS * G;
@@ -84,18 +93,24 @@ fn a_push_between_dynamic_and_static_friction_does_not_move_the_cube() {
     }
     let (x, v) = cube(engine.as_ref());
     println!(
-        "held at F = 0.35 m g: moved {:.3} µm, speed {v:.3e} m/s",
+        "{name} held at F = 0.35 m g: moved {:.3} µm, speed {v:.3e} m/s",
         (x - x0) * 1e6
     );
     // 50 µm: above the 9 µm pre-sliding deflection, far below the 6 cm it would slide in the
     // last 0.5 s at (0.35 − μ_d) g.
-    assert!((x - x0).abs() < 50e-6, "moved {} m", x - x0);
-    assert!(v.abs() < 1e-4, "speed {v} m/s");
+    assert!((x - x0).abs() < 50e-6, "{name}: moved {} m", x - x0);
+    assert!(v.abs() < 1e-4, "{name}: speed {v} m/s");
 }
 
 #[test]
 fn a_sliding_cube_decelerates_at_dynamic_friction() {
-    let (mut engine, scene) = cube_on_bed();
+    for name in ENGINES {
+        sliding_cube_decelerates(name);
+    }
+}
+
+fn sliding_cube_decelerates(name: &str) {
+    let (mut engine, scene) = cube_on_bed(name);
     settle(engine.as_mut(), &scene);
     // Break it loose: 20 ms at 1.2 m g (> μ_s m g) through the centre of mass, so it already
     // leans as the friction of the slide will make it lean (no rocking at the release).

@@ -64,14 +64,23 @@ fn cube_on_pad() -> std::sync::Arc<tribo_engine::Scene> {
     std::sync::Arc::new(s)
 }
 
+/// The lattice on both hosts: `cslc` (pgs) and `cslc-rapier` (rapier).
+const ENGINES: [&str; 2] = ["cslc", "cslc-rapier"];
+
 #[test]
 fn a_cube_rests_on_its_pad_and_the_patch_carries_its_weight() {
+    for name in ENGINES {
+        rests_on(name);
+    }
+}
+
+fn rests_on(name: &str) {
     let scene = cube_on_pad();
     let mut engine = tribo::engines()
-        .get("cslc")
-        .expect("cslc is registered")
+        .get(name)
+        .expect("the engine is registered")
         .build(&scene, &EngineOptions::none())
-        .expect("cslc builds");
+        .expect("the engine builds");
     let commands = idle(&scene);
     for _ in 0..1500 {
         let report = engine.step(DT, &commands).expect("step");

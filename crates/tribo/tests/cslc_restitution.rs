@@ -19,16 +19,19 @@ const MASS: f64 = 0.05;
 /// Drop height: the ball's lowest point above the undeformed pad surface at the start, m.
 const DROP: f64 = 0.005;
 
+/// The lattice on both hosts: `cslc` (pgs) and `cslc-rapier` (rapier).
+const ENGINES: [&str; 2] = ["cslc", "cslc-rapier"];
+
 /// Apex heights (ball bottom above the pad surface, m) after each of the first bounces.
-fn apexes(e: f64, bounces: usize) -> Vec<f64> {
+fn apexes(engine_name: &str, e: f64, bounces: usize) -> Vec<f64> {
     let table = common::materials(0.5, 0.5, e);
     let ball = solid("ball", Geometry::Sphere { radius: RADIUS }, MASS, "Thing");
     let scene = common::bed_with(ball, Isometry3::translation(0.0, 0.0, RADIUS + DROP), table);
     let mut engine = tribo::engines()
-        .get("cslc")
-        .expect("cslc is registered")
+        .get(engine_name)
+        .expect("the engine is registered")
         .build(&scene, &EngineOptions::none())
-        .expect("cslc builds");
+        .expect("the engine builds");
     let commands = idle(&scene);
     let mut out = Vec::new();
     let mut touched = false;
@@ -63,10 +66,10 @@ fn apexes(e: f64, bounces: usize) -> Vec<f64> {
     out
 }
 
-fn apex_ratio(e: f64) -> f64 {
-    let a = apexes(e, 3);
+fn apex_ratio(engine: &str, e: f64) -> f64 {
+    let a = apexes(engine, e, 3);
     println!(
-        "e = {e}: apexes {:?} mm, ratios {:?}",
+        "{engine} e = {e}: apexes {:?} mm, ratios {:?}",
         a.iter().map(|z| z * 1e3).collect::<Vec<_>>(),
         a.iter().map(|z| z / DROP).collect::<Vec<_>>()
     );
@@ -75,17 +78,21 @@ fn apex_ratio(e: f64) -> f64 {
 
 #[test]
 fn restitution_zero_does_not_rebound() {
-    let ratio = apex_ratio(0.0);
-    assert!(ratio <= 0.05, "apex ratio {ratio} for e = 0 (at most 0.05)");
+    for engine in ENGINES {
+        let ratio = apex_ratio(engine, 0.0);
+        assert!(ratio <= 0.05, "{engine}: apex ratio {ratio} for e = 0 (at most 0.05)");
+    }
 }
 
 #[test]
 fn restitution_one_half_rebounds_to_a_quarter() {
-    let ratio = apex_ratio(0.5);
-    assert!(
-        (ratio - 0.25).abs() <= 0.05,
-        "apex ratio {ratio} for e = 0.5 (0.25 ± 0.05)"
-    );
+    for engine in ENGINES {
+        let ratio = apex_ratio(engine, 0.5);
+        assert!(
+            (ratio - 0.25).abs() <= 0.05,
+            "{engine}: apex ratio {ratio} for e = 0.5 (0.25 ± 0.05)"
+        );
+    }
 }
 
 /// Tolerance 0.08 (e within about ±0.06): the law is exact for a linear spring, while the
@@ -95,9 +102,11 @@ fn restitution_one_half_rebounds_to_a_quarter() {
 /// 0.614 frictionless). Measured 0.609; an undamped pad would give 0.996 here, the old pad 0.563.
 #[test]
 fn restitution_point_eight_is_not_over_damped() {
-    let ratio = apex_ratio(0.8);
-    assert!(
-        (ratio - 0.64).abs() <= 0.08,
-        "apex ratio {ratio} for e = 0.8 (0.64 ± 0.08)"
-    );
+    for engine in ENGINES {
+        let ratio = apex_ratio(engine, 0.8);
+        assert!(
+            (ratio - 0.64).abs() <= 0.08,
+            "{engine}: apex ratio {ratio} for e = 0.8 (0.64 ± 0.08)"
+        );
+    }
 }
