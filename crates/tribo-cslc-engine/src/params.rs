@@ -30,9 +30,10 @@
 //! | `max_iterations` | sweep cap per step | – | 500 |
 //! | `impact_fraction` | fast-impact threshold (× sphere radius per step) | – | 0.5 |
 
+use serde::Deserialize;
 use tribo_cslc::{Acceleration, CslcParams};
+use tribo_engine::{Diagnostic, EngineOptions};
 use tribo_material::Material;
-use tribo_yaml::{Diagnostic, Fields};
 
 /// The lateral coupling as written: a physical length, or the paper's ratio (needs the spacing).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,72 +64,165 @@ impl PadMaterial {
     }
 }
 
-const KEYS: [&str; 12] = [
-    "anchor_stiffness",
-    "tangential_ratio",
-    "lateral_length",
-    "stiffness_ratio",
-    "contact_stiffness",
-    "damping",
-    "relaxation",
-    "acceleration",
-    "tolerance",
-    "max_iterations",
-    "impact_fraction",
-    "note",
-];
+/// The block as written (module docs); absent keys take the defaults of [`CslcParams`].
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct CslcBlock {
+    anchor_stiffness: Option<f64>,
+    tangential_ratio: Option<f64>,
+    lateral_length: Option<f64>,
+    stiffness_ratio: Option<f64>,
+    contact_stiffness: Option<f64>,
+    damping: Option<f64>,
+    relaxation: Option<f64>,
+    acceleration: Option<AccelerationName>,
+    tolerance: Option<f64>,
+    max_iterations: Option<usize>,
+    impact_fraction: Option<f64>,
+    /// Free text for the reader of the table.
+    note: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename = "acceleration", rename_all = "snake_case")]
+enum AccelerationName {
+    RedBlack,
+    Chebyshev,
+    Jacobi,
+}
 
 /// The `cslc` block of `material` (defaults where absent); located errors for bad values.
 pub fn pad_material(material: &Material) -> Result<PadMaterial, Diagnostic> {
     let defaults = CslcParams::default();
-    let Some(node) = material.extras.get("cslc") else {
-        return Ok(PadMaterial {
-            lateral: Lateral::Length(defaults.lateral_length),
-            params: defaults,
-            damping: 0.0,
-        });
+    let block = EngineOptions::material_block(material, "cslc");
+    let b: CslcBlock = block.read_as(&format!("the `cslc` block of material `{}`", material.name))?;
+    // Each rule names the key and is located at its value.
+    let rule = |key: &str, value: Option<f64>, default: f64, ok: fn(f64) -> bool, rule: &str| {
+        let v = value.unwrap_or(default);
+        block.check(key, v, ok(v), rule).map(|()| v)
     };
-    let f = Fields::new(node, "a `cslc` block")?;
-    f.skip(&["note"]);
     let positive = |v: f64| v > 0.0;
     let params = CslcParams {
-        anchor_stiffness: f.real_or("anchor_stiffness", defaults.anchor_stiffness, positive, "must be > 0")?,
-        tangential_ratio: f.real_or("tangential_ratio", defaults.tangential_ratio, positive, "must be > 0")?,
+        anchor_stiffness: rule(
+            "anchor_stiffness",
+            b.anchor_stiffness,
+            defaults.anchor_stiffness,
+            positive,
+            "must be > 0",
+        )?,
+        tangential_ratio: rule(
+            "tangential_ratio",
+            b.tangential_ratio,
+            defaults.tangential_ratio,
+            positive,
+            "must be > 0",
+        )?,
         lateral_length: defaults.lateral_length,
-        contact_stiffness: f.real_or("contact_stiffness", defaults.contact_stiffness, positive, "must be > 0")?,
-        relaxation: f.real_or(
+        contact_stiffness: rule(
+            "contact_stiffness",
+            b.contact_stiffness,
+            defaults.contact_stiffness,
+            positive,
+            "must be > 0",
+        )?,
+        relaxation: rule(
             "relaxation",
+            b.relaxation,
             defaults.relaxation,
             |v| v > 0.0 && v <= 1.0,
             "must be in (0, 1]",
         )?,
-        acceleration: f.choice_or(
-            "acceleration",
-            defaults.acceleration,
-            &[
-                ("chebyshev", Acceleration::Chebyshev),
-                ("jacobi", Acceleration::DampedJacobi),
-            ],
-            "an acceleration",
+        acceleration: match b.acceleration {
+            None => defaults.acceleration,
+            Some(AccelerationName::RedBlack) => Acceleration::RedBlackSor,
+            Some(AccelerationName::Chebyshev) => Acceleration::Chebyshev,
+            Some(AccelerationName::Jacobi) => Acceleration::DampedJacobi,
+        },
+        tolerance: rule("tolerance", b.tolerance, defaults.tolerance, positive, "must be > 0")?,
+        max_iterations: {
+            let n = b.max_iterations.unwrap_or(defaults.max_iterations);
+            block.check("max_iterations", n, n >= 1, "must be >= 1")?;
+            n
+        },
+        impact_fraction: rule(
+            "impact_fraction",
+            b.impact_fraction,
+            defaults.impact_fraction,
+            positive,
+            "must be > 0",
         )?,
-        tolerance: f.real_or("tolerance", defaults.tolerance, positive, "must be > 0")?,
-        max_iterations: f.count_or("max_iterations", defaults.max_iterations, 1)?,
-        impact_fraction: f.real_or("impact_fraction", defaults.impact_fraction, positive, "must be > 0")?,
     };
-    let length = f.get_value(&["lateral_length"]);
-    let ratio = f.get_value(&["stiffness_ratio"]);
-    let lateral = match (length, ratio) {
-        (Some(_), Some(r)) => {
-            return Err(r.error("give either `lateral_length` (m) or `stiffness_ratio` (k_ℓ/k_a), not both"))
+    let lateral = match (b.lateral_length, b.stiffness_ratio) {
+        (Some(_), Some(_)) => {
+            return Err(block.error_at(
+                "stiffness_ratio",
+                "give either `lateral_length` (m) or `stiffness_ratio` (k_ℓ/k_a), not both",
+            ))
         }
-        (None, Some(_)) => Lateral::Ratio(f.real_or("stiffness_ratio", 1.0, |v| v >= 0.0, "must be >= 0")?),
-        _ => Lateral::Length(f.real_or("lateral_length", defaults.lateral_length, |v| v >= 0.0, "must be >= 0")?),
+        (None, Some(r)) => Lateral::Ratio(rule("stiffness_ratio", Some(r), 1.0, |v| v >= 0.0, "must be >= 0")?),
+        (length, None) => Lateral::Length(rule(
+            "lateral_length",
+            length,
+            defaults.lateral_length,
+            |v| v >= 0.0,
+            "must be >= 0",
+        )?),
     };
-    let damping = f.real_or("damping", 0.0, |v| v >= 0.0, "must be >= 0")?;
-    f.reject_unknown(&format!("the `cslc` block of material `{}`", material.name), &KEYS)?;
+    let damping = rule("damping", b.damping, 0.0, |v| v >= 0.0, "must be >= 0")?;
+    let _ = b.note;
     Ok(PadMaterial {
         params,
         lateral,
         damping,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use tribo_material::MaterialTable;
+
+    use super::*;
+
+    fn skin(block: &str) -> Result<PadMaterial, String> {
+        let text = format!("materials:\n  - name: Skin\n    cslc:\n{block}");
+        let loaded = MaterialTable::parse_str(&text, "m.yaml").map_err(|e| e.to_string())?;
+        let material = loaded.table.material("Skin").ok_or("no Skin")?;
+        pad_material(material).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_block_reads_with_defaults_and_every_documented_acceleration() {
+        let m = skin("      anchor_stiffness: 2.0e8\n      stiffness_ratio: 4\n      note: soft\n").expect("valid");
+        assert_eq!(m.params.anchor_stiffness, 2.0e8);
+        assert_eq!(m.lateral, Lateral::Ratio(4.0));
+        assert_eq!(m.params.tolerance, CslcParams::default().tolerance);
+        for (name, expected) in [
+            ("red_black", Acceleration::RedBlackSor),
+            ("chebyshev", Acceleration::Chebyshev),
+            ("jacobi", Acceleration::DampedJacobi),
+        ] {
+            let m = skin(&format!("      acceleration: {name}\n")).expect("valid");
+            assert_eq!(m.params.acceleration, expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn bad_values_are_located_and_unknown_keys_suggest_the_closest() {
+        assert_eq!(
+            skin("      anchor_stifness: 1\n").expect_err("unknown key"),
+            "m.yaml:4:7: unknown key `anchor_stifness` in the `cslc` block of material `Skin` \
+             (did you mean `anchor_stiffness`?)"
+        );
+        assert_eq!(
+            skin("      tolerance: -1\n").expect_err("negative"),
+            "m.yaml:4:18: `tolerance` must be > 0, found -1"
+        );
+        assert_eq!(
+            skin("      lateral_length: 0.002\n      stiffness_ratio: 4\n").expect_err("both"),
+            "m.yaml:5:24: give either `lateral_length` (m) or `stiffness_ratio` (k_ℓ/k_a), not both"
+        );
+        assert!(skin("      acceleration: chebychev\n")
+            .expect_err("unknown variant")
+            .contains("did you mean `chebyshev`?"));
+    }
 }

@@ -29,9 +29,21 @@ impl EngineOptions {
 
     /// [`parse`](Self::parse) with the bare diagnostic.
     pub fn read<T: DeserializeOwned + Default>(&self, engine: &str) -> Result<T, Diagnostic> {
+        self.read_as(&format!("the {engine} engine options"))
+    }
+
+    /// The block as a `T`, errors naming it `what` ("the `cslc` block of material `Skin`").
+    pub fn read_as<T: DeserializeOwned + Default>(&self, what: &str) -> Result<T, Diagnostic> {
         match self.block() {
             None => Ok(T::default()),
-            Some(node) => tribo_yaml::from_node(node, &format!("the {engine} engine options")),
+            Some(node) => tribo_yaml::from_node(node, what),
+        }
+    }
+
+    /// An engine-specific block of a material (`cslc: {...}`), read like engine options.
+    pub fn material_block(material: &tribo_material::Material, key: &str) -> Self {
+        EngineOptions {
+            node: material.extras.get(key).cloned(),
         }
     }
 

@@ -9,7 +9,7 @@ use tribo_engine::{JointCommand, LinkRef};
 pub(crate) enum BodyError {
     /// The body fails the scene's own checks (defensive: scene assembly runs them too).
     #[error("{0}")]
-    Model(tribo_yaml::Diagnostic),
+    Model(tribo_engine::Diagnostic),
     /// The multibody tree refuses the body.
     #[error("{0}")]
     Tree(#[from] tribo_multibody::Error),

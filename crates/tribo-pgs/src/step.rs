@@ -351,7 +351,7 @@ fn solver_failure(options: &PgsOptions, error: SolveError) -> StepError {
 }
 
 /// The culling extras of every contact material must be numbers of the right kind.
-fn check_contact_extras(scene: &Scene) -> Result<(), tribo_yaml::Error> {
+fn check_contact_extras(scene: &Scene) -> Result<(), tribo_engine::Diagnostic> {
     let ids: Vec<_> = scene.contacts.ids().collect();
     for &a in &ids {
         for &b in &ids {

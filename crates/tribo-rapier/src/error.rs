@@ -7,7 +7,7 @@
 pub(crate) enum BodyError {
     /// The body fails the scene's own checks (defensive: scene assembly runs them too).
     #[error("{0}")]
-    Model(tribo_yaml::Diagnostic),
+    Model(tribo_engine::Diagnostic),
     #[error("{count} link materials for {links} links")]
     MaterialCount { count: usize, links: usize },
     #[error("link {link} has a material id outside the scene's contact table")]
