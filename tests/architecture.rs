@@ -143,3 +143,48 @@ fn internal_crates_come_from_the_workspace_table() {
         }
     }
 }
+
+/// `Result<…, String>` in `text` (the shape `Result<[^>]*, *String>`), by line number.
+fn string_results(text: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let mut rest = line;
+        while let Some(start) = rest.find("Result<") {
+            let after = &rest[start + "Result<".len()..];
+            let inside = after.split('>').next().unwrap_or_default();
+            if inside.contains(',') && inside.rsplit(',').next().is_some_and(|last| last.trim() == "String") {
+                lines.push(number + 1);
+                break;
+            }
+            rest = after;
+        }
+    }
+    lines
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn engine_crates_have_typed_errors() {
+    assert_eq!(string_results("fn f() -> Result<(), String> {"), vec![1]);
+    assert_eq!(string_results("fn f() -> Result<Vec<u8>, Error> {"), Vec::<usize>::new());
+    let mut found = Vec::new();
+    for engine in ENGINES {
+        let mut files = Vec::new();
+        rust_files(&root().join("crates").join(engine).join("src"), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            found.extend(string_results(&text).into_iter().map(|l| format!("{}:{l}", file.display())));
+        }
+    }
+    assert!(found.is_empty(), "errors as strings in engine crates (use a typed error): {found:#?}");
+}

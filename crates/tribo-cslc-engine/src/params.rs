@@ -183,11 +183,12 @@ mod tests {
 
     use super::*;
 
-    fn skin(block: &str) -> Result<PadMaterial, String> {
+    /// The `cslc` block `block` of a material `Skin`, read as a pad material.
+    fn skin(block: &str) -> Result<PadMaterial, Diagnostic> {
         let text = format!("materials:\n  - name: Skin\n    cslc:\n{block}");
-        let loaded = MaterialTable::parse_str(&text, "m.yaml").map_err(|e| e.to_string())?;
-        let material = loaded.table.material("Skin").ok_or("no Skin")?;
-        pad_material(material).map_err(|e| e.to_string())
+        let loaded = MaterialTable::parse_str(&text, "m.yaml")?;
+        let material = loaded.table.material("Skin").expect("Skin is in the table");
+        pad_material(material)
     }
 
     #[test]
@@ -209,20 +210,23 @@ mod tests {
     #[test]
     fn bad_values_are_located_and_unknown_keys_suggest_the_closest() {
         assert_eq!(
-            skin("      anchor_stifness: 1\n").expect_err("unknown key"),
+            skin("      anchor_stifness: 1\n").expect_err("unknown key").to_string(),
             "m.yaml:4:7: unknown key `anchor_stifness` in the `cslc` block of material `Skin` \
              (did you mean `anchor_stiffness`?)"
         );
         assert_eq!(
-            skin("      tolerance: -1\n").expect_err("negative"),
+            skin("      tolerance: -1\n").expect_err("negative").to_string(),
             "m.yaml:4:18: `tolerance` must be > 0, found -1"
         );
         assert_eq!(
-            skin("      lateral_length: 0.002\n      stiffness_ratio: 4\n").expect_err("both"),
+            skin("      lateral_length: 0.002\n      stiffness_ratio: 4\n")
+                .expect_err("both")
+                .to_string(),
             "m.yaml:5:24: give either `lateral_length` (m) or `stiffness_ratio` (k_ℓ/k_a), not both"
         );
         assert!(skin("      acceleration: chebychev\n")
             .expect_err("unknown variant")
+            .to_string()
             .contains("did you mean `chebyshev`?"));
     }
 }

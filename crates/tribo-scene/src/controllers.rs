@@ -169,15 +169,7 @@ struct GainGroup {
 fn joint_pattern(c: JointPatternFile, bodies: &[BodyEntry], reader: &Reader) -> Result<JointPatternSpec, Diagnostic> {
     let body = body_index(bodies, &c.body, reader)?;
     let model = &bodies[body].model;
-    let motion_path = reader.path(&c.motion)?;
-    let motion = tribo_model::load_motion(&motion_path).map_err(|e| {
-        if e.location.line == 0 {
-            c.motion
-                .error(format!("cannot load motion `{}`: {}", motion_path.display(), e.message))
-        } else {
-            e
-        }
-    })?;
+    let (_, motion) = reader.motion(&c.motion)?;
     let joints = model.joints_by_id.len();
     if motion.num_parts != joints {
         return Err(c.motion.error(format!(

@@ -343,14 +343,7 @@ pub fn read_metric(node: &Node, bodies: &[BodyEntry], reader: &Reader) -> Result
             };
             let ground = body_index(bodies, required(&m.reference_body, "reference_body", node)?, reader)?;
             let motion_node = required(&m.motion, "motion", node)?;
-            let motion_path = reader.path(motion_node)?;
-            let motion = tribo_model::load_motion(&motion_path).map_err(|e| {
-                if e.location.line == 0 {
-                    motion_node.error(format!("cannot load motion `{}`: {}", motion_path.display(), e.message))
-                } else {
-                    e
-                }
-            })?;
+            let (motion_path, motion) = reader.motion(motion_node)?;
             let planned = motion.zmp.ok_or_else(|| {
                 motion_node.error(format!(
                     "motion `{}` has no planned ZMP (a `Vector3Seq` component with `content: ZMP`)",

@@ -186,6 +186,20 @@ impl Reader<'_> {
         })
     }
 
+    /// The `.seq` motion a node names (a path as [`Reader::path`] reads it); a file that cannot be
+    /// opened is an error located at the node, an error inside the file keeps its own location.
+    pub fn motion(&self, node: &Node) -> Result<(PathBuf, tribo_model::JointMotion), Diagnostic> {
+        let path = self.path(node)?;
+        let motion = tribo_model::load_motion(&path).map_err(|e| {
+            if e.location.line == 0 {
+                node.error(format!("cannot load motion `{}`: {}", path.display(), e.message))
+            } else {
+                e
+            }
+        })?;
+        Ok((path, motion))
+    }
+
     /// `${PROJECT_DIR}`: the project's directory as an absolute path, so that it means the same
     /// wherever the expanded text is used.
     fn project_dir_text(&self) -> String {
