@@ -176,15 +176,25 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 #[test]
 fn engine_crates_have_typed_errors() {
     assert_eq!(string_results("fn f() -> Result<(), String> {"), vec![1]);
-    assert_eq!(string_results("fn f() -> Result<Vec<u8>, Error> {"), Vec::<usize>::new());
+    assert_eq!(
+        string_results("fn f() -> Result<Vec<u8>, Error> {"),
+        Vec::<usize>::new()
+    );
     let mut found = Vec::new();
     for engine in ENGINES {
         let mut files = Vec::new();
         rust_files(&root().join("crates").join(engine).join("src"), &mut files);
         for file in files {
             let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-            found.extend(string_results(&text).into_iter().map(|l| format!("{}:{l}", file.display())));
+            found.extend(
+                string_results(&text)
+                    .into_iter()
+                    .map(|l| format!("{}:{l}", file.display())),
+            );
         }
     }
-    assert!(found.is_empty(), "errors as strings in engine crates (use a typed error): {found:#?}");
+    assert!(
+        found.is_empty(),
+        "errors as strings in engine crates (use a typed error): {found:#?}"
+    );
 }

@@ -17,22 +17,8 @@ const DT: f64 = 2e-3;
 /// (tribo-multibody pd.rs, Jury's criterion); the implicit one must settle on the target.
 fn light_arm() -> Arc<Scene> {
     let table = pair_table(0.5, 0.5, 0.0);
-    let base = link(
-        "base",
-        None,
-        joint(JointKind::Fixed, "base", Vector3::z()),
-        Isometry3::identity(),
-        0.0,
-        "Thing",
-    );
-    let mut arm = link(
-        "arm",
-        Some(0),
-        joint(JointKind::Revolute, "hinge", Vector3::z()),
-        Isometry3::identity(),
-        0.5,
-        "Thing",
-    );
+    let base = fixed_base();
+    let mut arm = jointed("arm", JointKind::Revolute, "hinge", Vector3::z(), 0.5);
     arm.center_of_mass = Vector3::new(0.2, 0.0, 0.0);
     arm.inertia = solid_inertia(&Geometry::Sphere { radius: 0.02 }, 0.5);
     scene(

@@ -68,22 +68,7 @@ fn bad_options_and_scenes_are_build_errors() {
 
 #[test]
 fn lemke_solves_small_problems_like_pgs() {
-    let table = pair_table(0.5, 0.5, 0.0);
-    let b = solid(
-        "box",
-        Geometry::Box {
-            size: Vector3::repeat(0.2),
-        },
-        1.0,
-        "Thing",
-    );
-    let s = scene(
-        vec![
-            ground(0.0, &table),
-            place("box", b, Isometry3::translation(0.0, 0.0, 0.1), false, &table),
-        ],
-        table,
-    );
+    let s = box_above_ground(0.0, 0.1);
     let mut sim = engine_with(&PgsFactory, &s, "solver: lemke\nfriction_cone: pyramid8\n");
     run(sim.as_mut(), &s, 1e-3, 100, |_| {});
     let total: f64 = sim.contacts().iter().map(|c| c.normal_force).sum();
@@ -92,22 +77,7 @@ fn lemke_solves_small_problems_like_pgs() {
 
 /// A 0.2 m box resting on the ground (4 corner contacts).
 fn resting_box() -> std::sync::Arc<tribo_engine::Scene> {
-    let table = pair_table(0.5, 0.5, 0.0);
-    let b = solid(
-        "box",
-        Geometry::Box {
-            size: Vector3::repeat(0.2),
-        },
-        1.0,
-        "Thing",
-    );
-    scene(
-        vec![
-            ground(0.0, &table),
-            place("box", b, Isometry3::translation(0.0, 0.0, 0.1), false, &table),
-        ],
-        table,
-    )
+    box_above_ground(0.0, 0.1)
 }
 
 #[test]

@@ -16,14 +16,7 @@ const BOB_RADIUS: f64 = 0.05;
 /// mass is a small solid sphere at distance `ARM` below the hinge. The arm starts at `q0`.
 fn pendulum(q0: f64) -> std::sync::Arc<Scene> {
     let table = pair_table(0.5, 0.5, 0.0);
-    let base = link(
-        "base",
-        None,
-        joint(JointKind::Fixed, "base", Vector3::z()),
-        Isometry3::identity(),
-        0.0,
-        "Thing",
-    );
+    let base = fixed_base();
     let mut arm = link(
         "arm",
         Some(0),
@@ -162,22 +155,8 @@ fn joint_effort_balances_gravity_at_its_equilibrium() {
 /// A 2 kg slider on a vertical prismatic joint (fixed base).
 fn slider() -> std::sync::Arc<Scene> {
     let table = pair_table(0.5, 0.5, 0.0);
-    let base = link(
-        "base",
-        None,
-        joint(JointKind::Fixed, "base", Vector3::z()),
-        Isometry3::identity(),
-        0.0,
-        "Thing",
-    );
-    let mut carriage = link(
-        "carriage",
-        Some(0),
-        joint(JointKind::Prismatic, "lift", Vector3::z()),
-        Isometry3::identity(),
-        2.0,
-        "Thing",
-    );
+    let base = fixed_base();
+    let mut carriage = jointed("carriage", JointKind::Prismatic, "lift", Vector3::z(), 2.0);
     carriage.inertia = Matrix3::identity() * 0.01;
     carriage.center_of_mass = Vector3::new(0.1, 0.0, 0.0);
     scene(

@@ -12,22 +12,7 @@ use tribo_rapier::RapierFactory;
 use tribo_testkit::*;
 
 fn falling_box() -> Arc<tribo_engine::Scene> {
-    let table = pair_table(0.5, 0.5, 0.0);
-    let cube = solid(
-        "box",
-        Geometry::Box {
-            size: Vector3::repeat(0.2),
-        },
-        1.0,
-        "Thing",
-    );
-    scene(
-        vec![
-            ground(0.0, &table),
-            place("box", cube, Isometry3::translation(0.0, 0.0, 1.0), false, &table),
-        ],
-        table,
-    )
+    box_above_ground(0.0, 1.0)
 }
 
 #[test]

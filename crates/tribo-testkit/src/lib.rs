@@ -111,6 +111,52 @@ pub fn solid(name: &str, geometry: Geometry, mass: f64, material: &str) -> Body 
     body(name, vec![with_shape(root, geometry)])
 }
 
+/// The massless fixed root link `base` of an arm or a slider (material `Thing`).
+pub fn fixed_base() -> Link {
+    link(
+        "base",
+        None,
+        joint(JointKind::Fixed, "base", Vector3::z()),
+        Isometry3::identity(),
+        0.0,
+        "Thing",
+    )
+}
+
+/// A child link `name` of the base on a one-dof joint of `kind` about/along `axis`, at the base's
+/// origin, of mass `mass` (material `Thing`; centre of mass and inertia left to the caller).
+pub fn jointed(name: &str, kind: JointKind, joint_name: &str, axis: Vector3<f64>, mass: f64) -> Link {
+    link(
+        name,
+        Some(0),
+        joint(kind, joint_name, axis),
+        Isometry3::identity(),
+        mass,
+        "Thing",
+    )
+}
+
+/// A 0.2 m, 1 kg box `box` (material `Thing`, μ 0.5, restitution `restitution`) whose centre starts
+/// `height` above a flat ground.
+pub fn box_above_ground(restitution: f64, height: f64) -> Arc<Scene> {
+    let table = pair_table(0.5, 0.5, restitution);
+    let cube = solid(
+        "box",
+        Geometry::Box {
+            size: Vector3::repeat(0.2),
+        },
+        1.0,
+        "Thing",
+    );
+    scene(
+        vec![
+            ground(0.0, &table),
+            place("box", cube, Isometry3::translation(0.0, 0.0, height), false, &table),
+        ],
+        table,
+    )
+}
+
 /// A body instance at `pose`, at rest, with every link's material resolved in `table`.
 pub fn place(name: &str, model: Body, pose: Isometry3<f64>, fixed: bool, table: &ContactTable) -> SceneBody {
     let link_materials = model
