@@ -83,10 +83,11 @@ impl<D: DelassusRows> ContactProblem<D> {
                 });
             }
             friction.model.validate(contact)?;
+            let block = self.delassus.diagonal_block(contact);
             for r in 0..3 {
                 for c in 0..3 {
                     let (row, col) = (3 * contact + r, 3 * contact + c);
-                    let value = self.delassus.entry(row, col);
+                    let value = block[(r, c)];
                     if !value.is_finite() {
                         return Err(Error::NonFinite {
                             what: "A",

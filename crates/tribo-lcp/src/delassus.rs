@@ -30,6 +30,24 @@ pub trait DelassusRows {
     /// (A x)_row = Σⱼ A[row, j] xⱼ. `x` has `dim()` entries; a row outside the matrix gives 0.
     fn row_dot(&self, row: usize, x: &[f64]) -> f64;
 
+    /// [(A x)₃꜀, (A x)₃꜀₊₁, (A x)₃꜀₊₂], the three rows of contact c. Override when one walk over
+    /// the contact's rows is cheaper than three (block-sparse storage).
+    fn block_row_dot(&self, contact: usize, x: &[f64]) -> [f64; 3] {
+        let base = 3 * contact;
+        [
+            self.row_dot(base, x),
+            self.row_dot(base + 1, x),
+            self.row_dot(base + 2, x),
+        ]
+    }
+
+    /// The 3×3 diagonal block of contact c (rows and columns 3c..3c+3). The solvers read it while
+    /// setting up, never in the sweep.
+    fn diagonal_block(&self, contact: usize) -> Matrix3<f64> {
+        let base = 3 * contact;
+        Matrix3::from_fn(|r, c| self.entry(base + r, base + c))
+    }
+
     /// out = A x, row by row. Override when a faster product exists.
     fn multiply(&self, x: &[f64], out: &mut [f64]) {
         for (row, value) in out.iter_mut().enumerate() {
@@ -127,59 +145,144 @@ fn dot(a: &[f64], x: &[f64]) -> f64 {
 /// A Delassus operator stored as 3×3 blocks Aᵢⱼ, one per pair of contacts (i, j) that share a body.
 ///
 /// Rows 3i, 3i+1, 3i+2 belong to contact i (normal, first tangent, second tangent, as everywhere in the
-/// crate). Each block row keeps its blocks sorted by column contact, so a row product visits them in a
-/// fixed order (deterministic sums).
+/// crate). The blocks are stored contiguously, block row after block row (compressed sparse rows of
+/// 3×3 blocks), each block row sorted by column contact, so a row product visits them in a fixed order
+/// (deterministic sums) and one walk over a block row gives all three rows of a contact
+/// ([`DelassusRows::block_row_dot`]). The position of every diagonal block is kept, so the solvers'
+/// set-up reads Aᵢᵢ without a search.
+///
+/// Build it in one go with [`from_blocks`](Self::from_blocks) (or [`add_body_coupling`](Self::add_body_coupling)
+/// on an empty operator); [`add_block`](Self::add_block) adds to a stored block in place but has to
+/// shift the later blocks to insert a new one.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BlockSparseDelassus {
-    block_rows: Vec<Vec<(usize, Matrix3<f64>)>>,
+    /// Block row i holds `columns[row_start[i]..row_start[i + 1]]` (contacts + 1 entries).
+    row_start: Vec<usize>,
+    /// Column contact of every stored block, ascending within a block row.
+    columns: Vec<usize>,
+    blocks: Vec<Matrix3<f64>>,
+    /// Index into `blocks` of Aᵢᵢ, when stored.
+    diagonal: Vec<Option<usize>>,
 }
 
 impl BlockSparseDelassus {
     /// An all-zero operator for `contacts` contacts (dimension 3·contacts).
     pub fn new(contacts: usize) -> Self {
         Self {
-            block_rows: vec![Vec::new(); contacts],
+            row_start: vec![0; contacts + 1],
+            columns: Vec::new(),
+            blocks: Vec::new(),
+            diagonal: vec![None; contacts],
         }
+    }
+
+    /// The operator Σ of `blocks` (i, j, Aᵢⱼ) for `contacts` contacts: blocks of the same (i, j) are
+    /// summed in the order given (so the result equals [`add_block`](Self::add_block) called on each in
+    /// turn, to the bit). `None` (and nothing built) when an index is not a contact.
+    pub fn from_blocks(contacts: usize, mut blocks: Vec<(usize, usize, Matrix3<f64>)>) -> Option<Self> {
+        if blocks.iter().any(|&(i, j, _)| i >= contacts || j >= contacts) {
+            return None;
+        }
+        // Stable: equal (i, j) keep their order, so each sum runs in the order given.
+        blocks.sort_by_key(|&(i, j, _)| (i, j));
+        let mut out = Self {
+            row_start: Vec::with_capacity(contacts + 1),
+            columns: Vec::with_capacity(blocks.len()),
+            blocks: Vec::with_capacity(blocks.len()),
+            diagonal: vec![None; contacts],
+        };
+        out.row_start.push(0);
+        let mut row = 0;
+        let mut last: Option<(usize, usize)> = None;
+        for (i, j, block) in blocks {
+            if last == Some((i, j)) {
+                if let Some(existing) = out.blocks.last_mut() {
+                    *existing += block;
+                }
+                continue;
+            }
+            while row < i {
+                out.row_start.push(out.columns.len());
+                row += 1;
+            }
+            if i == j {
+                if let Some(slot) = out.diagonal.get_mut(i) {
+                    *slot = Some(out.blocks.len());
+                }
+            }
+            out.columns.push(j);
+            out.blocks.push(block);
+            last = Some((i, j));
+        }
+        while out.row_start.len() < contacts + 1 {
+            out.row_start.push(out.columns.len());
+        }
+        Some(out)
     }
 
     /// Number of contacts.
     pub fn contact_count(&self) -> usize {
-        self.block_rows.len()
+        self.diagonal.len()
     }
 
     /// Number of stored (non-zero-pattern) blocks.
     pub fn block_count(&self) -> usize {
-        self.block_rows.iter().map(Vec::len).sum()
+        self.blocks.len()
+    }
+
+    /// The stored blocks of block row i: (column contact, Aᵢⱼ), ascending j (empty out of range).
+    fn block_row(&self, i: usize) -> (&[usize], &[Matrix3<f64>]) {
+        match (self.row_start.get(i), self.row_start.get(i + 1)) {
+            (Some(&start), Some(&end)) => (
+                self.columns.get(start..end).unwrap_or(&[]),
+                self.blocks.get(start..end).unwrap_or(&[]),
+            ),
+            _ => (&[], &[]),
+        }
+    }
+
+    /// Index into `blocks` of Aᵢⱼ, when stored.
+    fn position(&self, i: usize, j: usize) -> Option<usize> {
+        if i == j {
+            return self.diagonal.get(i).copied().flatten();
+        }
+        let start = *self.row_start.get(i)?;
+        let (columns, _) = self.block_row(i);
+        columns.binary_search(&j).ok().map(|k| start + k)
     }
 
     /// The block Aᵢⱼ (zero when not stored or out of range).
     pub fn block(&self, i: usize, j: usize) -> Matrix3<f64> {
-        self.block_rows
-            .get(i)
-            .and_then(|row| {
-                row.binary_search_by_key(&j, |(col, _)| *col)
-                    .ok()
-                    .and_then(|k| row.get(k))
-            })
-            .map(|(_, block)| *block)
+        self.position(i, j)
+            .and_then(|k| self.blocks.get(k))
+            .copied()
             .unwrap_or_else(Matrix3::zeros)
     }
 
     /// Aᵢⱼ += `block`. Returns false (and changes nothing) when i or j is not a contact index.
     pub fn add_block(&mut self, i: usize, j: usize, block: &Matrix3<f64>) -> bool {
-        if j >= self.block_rows.len() {
+        let contacts = self.contact_count();
+        if i >= contacts || j >= contacts {
             return false;
         }
-        let Some(row) = self.block_rows.get_mut(i) else {
-            return false;
-        };
-        match row.binary_search_by_key(&j, |(col, _)| *col) {
-            Ok(k) => {
-                if let Some((_, existing)) = row.get_mut(k) {
-                    *existing += block;
-                }
+        if let Some(existing) = self.position(i, j).and_then(|k| self.blocks.get_mut(k)) {
+            *existing += block;
+            return true;
+        }
+        let (start, columns) = (self.row_start[i], self.block_row(i).0);
+        let k = start + columns.partition_point(|&c| c < j);
+        self.columns.insert(k, j);
+        self.blocks.insert(k, *block);
+        for s in &mut self.row_start[i + 1..] {
+            *s += 1;
+        }
+        for d in self.diagonal.iter_mut().flatten() {
+            if *d >= k {
+                *d += 1;
             }
-            Err(k) => row.insert(k, (j, *block)),
+        }
+        if i == j {
+            self.diagonal[i] = Some(k);
         }
         true
     }
@@ -188,22 +291,23 @@ impl BlockSparseDelassus {
     /// columns), renumbered in the order given: contact k of the result is contact `keep[k]`.
     /// `keep` holds distinct contact indices; an index out of range gives an all-zero row.
     pub fn restricted(&self, keep: &[usize]) -> BlockSparseDelassus {
-        let mut position = vec![None; self.block_rows.len()];
+        let mut position = vec![None; self.contact_count()];
         for (k, &c) in keep.iter().enumerate() {
             if let Some(slot) = position.get_mut(c) {
                 *slot = Some(k);
             }
         }
-        let mut out = BlockSparseDelassus::new(keep.len());
+        let mut blocks = Vec::new();
         for (k, &c) in keep.iter().enumerate() {
-            let Some(row) = self.block_rows.get(c) else { continue };
-            for (col, block) in row {
+            let (columns, row) = self.block_row(c);
+            for (col, block) in columns.iter().zip(row) {
                 if let Some(Some(l)) = position.get(*col) {
-                    out.add_block(k, *l, block);
+                    blocks.push((k, *l, *block));
                 }
             }
         }
-        out
+        // Every index is below keep.len() by construction.
+        BlockSparseDelassus::from_blocks(keep.len(), blocks).unwrap_or_else(|| BlockSparseDelassus::new(keep.len()))
     }
 
     /// Add the coupling through one body with six velocity coordinates (a free rigid body, or one
@@ -213,7 +317,7 @@ impl BlockSparseDelassus {
     /// A = J M⁻¹ Jᵀ, summed over bodies. Returns false when a contact index is out of range (nothing is
     /// added then).
     pub fn add_body_coupling(&mut self, contacts: &[(usize, Matrix3x6<f64>)], inverse_mass: &Matrix6<f64>) -> bool {
-        if contacts.iter().any(|(c, _)| *c >= self.block_rows.len()) {
+        if contacts.iter().any(|(c, _)| *c >= self.contact_count()) {
             return false;
         }
         let weighted: Vec<Matrix3x6<f64>> = contacts.iter().map(|(_, j)| j * inverse_mass).collect();
@@ -228,28 +332,43 @@ impl BlockSparseDelassus {
 
 impl DelassusRows for BlockSparseDelassus {
     fn dim(&self) -> usize {
-        3 * self.block_rows.len()
+        3 * self.contact_count()
     }
 
     fn entry(&self, row: usize, col: usize) -> f64 {
-        self.block(row / 3, col / 3)
-            .get((row % 3, col % 3))
-            .copied()
-            .unwrap_or(0.0)
+        self.position(row / 3, col / 3)
+            .and_then(|k| self.blocks.get(k))
+            .map_or(0.0, |block| block[(row % 3, col % 3)])
     }
 
     fn row_dot(&self, row: usize, x: &[f64]) -> f64 {
         let (contact, k) = (row / 3, row % 3);
-        let Some(blocks) = self.block_rows.get(contact) else {
-            return 0.0;
-        };
+        let (columns, blocks) = self.block_row(contact);
         let mut sum = 0.0;
-        for (col, block) in blocks {
+        for (col, block) in columns.iter().zip(blocks) {
             if let Some(xs) = x.get(3 * col..3 * col + 3) {
                 sum += block[(k, 0)] * xs[0] + block[(k, 1)] * xs[1] + block[(k, 2)] * xs[2];
             }
         }
         sum
+    }
+
+    /// One walk over the block row; each of the three sums is the one [`Self::row_dot`] forms.
+    fn block_row_dot(&self, contact: usize, x: &[f64]) -> [f64; 3] {
+        let (columns, blocks) = self.block_row(contact);
+        let mut sum = [0.0; 3];
+        for (col, block) in columns.iter().zip(blocks) {
+            if let Some(xs) = x.get(3 * col..3 * col + 3) {
+                for (k, s) in sum.iter_mut().enumerate() {
+                    *s += block[(k, 0)] * xs[0] + block[(k, 1)] * xs[1] + block[(k, 2)] * xs[2];
+                }
+            }
+        }
+        sum
+    }
+
+    fn diagonal_block(&self, contact: usize) -> Matrix3<f64> {
+        self.block(contact, contact)
     }
 }
 
@@ -294,6 +413,39 @@ mod tests {
         assert_eq!(a.row_dot(6, &x), 0.0);
         assert_eq!(dense.entry(9, 0), 0.0);
         assert!(!sparse.add_block(2, 0, &Matrix3::identity()));
+    }
+
+    #[test]
+    fn blocks_built_in_one_go_equal_blocks_added_one_by_one() {
+        let block = |k: usize| Matrix3::from_fn(|r, c| (1 + k + 3 * r + 7 * c) as f64 * 0.1);
+        // Out of order, with repeats (summed in the order given) and an empty block row (contact 2).
+        let triplets = vec![
+            (3, 1, block(0)),
+            (0, 0, block(1)),
+            (1, 3, block(2)),
+            (0, 0, block(3)),
+            (3, 3, block(4)),
+            (1, 1, block(5)),
+            (0, 3, block(6)),
+            (3, 1, block(7)),
+        ];
+        let mut added = BlockSparseDelassus::new(4);
+        for (i, j, b) in &triplets {
+            assert!(added.add_block(*i, *j, b));
+        }
+        let built = BlockSparseDelassus::from_blocks(4, triplets).expect("indices in range");
+        assert_eq!(built, added);
+        assert_eq!(built.block_count(), 6);
+        assert_eq!(built.block(0, 0), block(1) + block(3));
+        assert_eq!(built.block(2, 2), Matrix3::zeros());
+        let x: Vec<f64> = (0..12).map(|i| (i as f64 * 0.3).cos()).collect();
+        for contact in 0..5 {
+            let rows = built.block_row_dot(contact, &x);
+            for (k, value) in rows.iter().enumerate() {
+                assert_eq!(*value, built.row_dot(3 * contact + k, &x), "contact {contact} row {k}");
+            }
+        }
+        assert!(BlockSparseDelassus::from_blocks(4, vec![(0, 4, block(0))]).is_none());
     }
 
     #[test]

@@ -19,6 +19,11 @@
 //!      solver; the pyramid projection is the Euclidean one onto the inscribed polygon
 //!      ([`crate::friction::project_onto_polygon`]).
 //!
+//! The three velocities of contact c come from one walk over its rows
+//! ([`DelassusRows::block_row_dot`], with λ as the contact is reached); steps 1 and 2 then add the
+//! diagonal block's share of the contact's own updates (wₜ += Aₜₙ Δλₙ, and for the box
+//! w₂ += A₂₁ Δλₜ₁), which is the same Gauss–Seidel sweep with the sums in another order.
+//!
 //! The pyramid fixed point is the solution of the Stewart–Trinkle LCP that [`crate::lemke`] solves
 //! (same normal complementarity, same maximum dissipation over the same polygon), which the tests use.
 //!
@@ -32,7 +37,7 @@
 //! feasible set before the first sweep. The sweep allocates nothing; [`Pgs`] keeps its two scratch
 //! vectors between calls.
 
-use nalgebra::DVector;
+use nalgebra::{DVector, Matrix3};
 
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
@@ -90,6 +95,8 @@ pub struct Pgs {
     pub options: PgsOptions,
     inverse_diagonal: Vec<f64>,
     tangent_step: Vec<f64>,
+    /// Each contact's 3×3 diagonal block, for the within-contact updates of the sweep.
+    diagonal_blocks: Vec<Matrix3<f64>>,
 }
 
 impl Pgs {
@@ -99,6 +106,7 @@ impl Pgs {
             options,
             inverse_diagonal: Vec::new(),
             tangent_step: Vec::new(),
+            diagonal_blocks: Vec::new(),
         }
     }
 
@@ -159,8 +167,19 @@ impl Pgs {
         problem: &ContactProblem<D>,
         lambda: &mut DVector<f64>,
     ) -> Result<SolveReport> {
-        self.options.validate()?;
         problem.validate()?;
+        self.solve_valid_contacts(problem, lambda)
+    }
+
+    /// [`Self::solve_contacts`] on a problem already checked by [`ContactProblem::validate`] (as
+    /// [`ContactProblem::new`] does) and not changed since: the check is not repeated. An engine that
+    /// builds its problem with `new` and solves it several times a step validates it once.
+    pub fn solve_valid_contacts<D: DelassusRows>(
+        &mut self,
+        problem: &ContactProblem<D>,
+        lambda: &mut DVector<f64>,
+    ) -> Result<SolveReport> {
+        self.options.validate()?;
         check_len("initial λ", problem.free_velocity.len(), lambda.len())?;
         check_finite("initial λ", lambda.as_slice())?;
         self.prepare_contact_steps(problem)?;
@@ -189,29 +208,38 @@ impl Pgs {
             let mut sweep_residual = 0.0_f64;
             for (contact, friction) in problem.contacts.iter().enumerate() {
                 let base = 3 * contact;
-                let (Some(bc), Some(inv), Some(&step)) = (
+                let (Some(bc), Some(inv), Some(&step), Some(block)) = (
                     b.get(base..base + 3),
                     self.inverse_diagonal.get(base..base + 3),
                     self.tangent_step.get(contact),
+                    self.diagonal_blocks.get(contact),
                 ) else {
                     break;
                 };
 
+                // One walk over the contact's block row gives its three rows with the λ of entry;
+                // the updates below correct them by the diagonal block (Gauss–Seidel within the
+                // contact: each row sees the rows updated before it).
+                let [wn, w1_entry, w2_entry] = a.block_row_dot(contact, lam);
+                let wn = wn + bc[0];
+
                 // 1. Normal row.
-                let wn = a.row_dot(base, lam) + bc[0];
                 let Some(ln) = lam.get_mut(base) else { break };
                 let old_ln = *ln;
                 *ln = (old_ln - omega * wn * inv[0]).max(0.0);
                 let ln = *ln;
                 let radius = friction.mu * ln;
+                let d_ln = ln - old_ln;
 
                 // 2. Tangential pair, with velocities from the updated normal impulse.
-                let w1 = a.row_dot(base + 1, lam) + bc[1];
+                let w1 = w1_entry + bc[1] + block[(1, 0)] * d_ln;
                 if friction.model == FrictionModel::Box {
                     let Some(t1) = lam.get_mut(base + 1) else { break };
                     let res1 = (*t1 - (*t1 - w1).clamp(-radius, radius)).abs() * active(inv[1]);
+                    let old_t1 = *t1;
                     *t1 = (*t1 - omega * w1 * inv[1]).clamp(-radius, radius);
-                    let w2 = a.row_dot(base + 2, lam) + bc[2];
+                    let d_t1 = *t1 - old_t1;
+                    let w2 = w2_entry + bc[2] + block[(2, 0)] * d_ln + block[(2, 1)] * d_t1;
                     let Some(t2) = lam.get_mut(base + 2) else { break };
                     let res2 = (*t2 - (*t2 - w2).clamp(-radius, radius)).abs() * active(inv[2]);
                     *t2 = (*t2 - omega * w2 * inv[2]).clamp(-radius, radius);
@@ -220,7 +248,7 @@ impl Pgs {
                     }
                     sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res1).max(res2);
                 } else {
-                    let w2 = a.row_dot(base + 2, lam) + bc[2];
+                    let w2 = w2_entry + bc[2] + block[(2, 0)] * d_ln;
                     if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
                         return Err(Error::Diverged { iteration });
                     }
@@ -259,10 +287,13 @@ impl Pgs {
         let a = &problem.delassus;
         self.inverse_diagonal.clear();
         self.tangent_step.clear();
+        self.diagonal_blocks.clear();
         for contact in 0..problem.contacts.len() {
             let base = 3 * contact;
+            let block = a.diagonal_block(contact);
+            self.diagonal_blocks.push(block);
             for row in base..base + 3 {
-                let value = a.entry(row, row);
+                let value = block[(row - base, row - base)];
                 if row > base && value == 0.0 {
                     self.inverse_diagonal.push(0.0);
                     continue;
@@ -272,8 +303,8 @@ impl Pgs {
                 }
                 self.inverse_diagonal.push(1.0 / value);
             }
-            let (p, q) = (a.entry(base + 1, base + 1), a.entry(base + 2, base + 2));
-            let off = 0.5 * (a.entry(base + 1, base + 2) + a.entry(base + 2, base + 1));
+            let (p, q) = (block[(1, 1)], block[(2, 2)]);
+            let off = 0.5 * (block[(1, 2)] + block[(2, 1)]);
             let largest = 0.5 * (p + q) + (0.25 * (p - q) * (p - q) + off * off).sqrt();
             self.tangent_step.push(if largest > 0.0 { 1.0 / largest } else { 0.0 });
         }

@@ -190,6 +190,11 @@ impl TreeFactorisation {
         let data = self.factor.as_slice();
         for i in (0..n).rev() {
             let yi = y[i];
+            // A zero changes nothing below: a contact's Jacobian row is zero outside the dofs that
+            // move its link, so most of a Delassus column skips its chain walk.
+            if yi == 0.0 {
+                continue;
+            }
             let column = &data[i * n..(i + 1) * n];
             for &j in self.chains.of(i) {
                 y[j] -= column[j] * yi;

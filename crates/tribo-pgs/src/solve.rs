@@ -82,7 +82,9 @@ pub(crate) fn assemble(
             }
         }
     }
-    let mut delassus = BlockSparseDelassus::new(rows.len());
+    // The blocks in the order they are summed (bodies ascending, then the compliance), gathered and
+    // stored in one go (BlockSparseDelassus::from_blocks sums equal (i, j) in this order).
+    let mut blocks: Vec<(usize, usize, Matrix3<f64>)> = Vec::new();
     let mut bodies = Vec::with_capacity(per_body.len());
     for (body, contacts) in per_body {
         let Some(Some(step)) = steps.get(body) else { continue };
@@ -104,8 +106,7 @@ pub(crate) fn assemble(
             .map_err(|source| SolveError::Delassus { body, source })?;
         for (r, &ci) in contacts.iter().enumerate() {
             for (s, &cj) in contacts.iter().enumerate() {
-                let block: Matrix3<f64> = a.fixed_view::<3, 3>(3 * r, 3 * s).into_owned();
-                delassus.add_block(ci, cj, &block);
+                blocks.push((ci, cj, a.fixed_view::<3, 3>(3 * r, 3 * s).into_owned()));
             }
         }
         bodies.push(BodyRows {
@@ -118,9 +119,12 @@ pub(crate) fn assemble(
     for (c, row) in rows.iter().enumerate() {
         bias.fixed_rows_mut::<3>(3 * c).copy_from(&row.bias);
         if row.cfm.iter().any(|&x| x > 0.0) {
-            delassus.add_block(c, c, &Matrix3::from_diagonal(&row.cfm));
+            blocks.push((c, c, Matrix3::from_diagonal(&row.cfm)));
         }
     }
+    // Contact indices come from `rows`, so every block is in range.
+    let delassus =
+        BlockSparseDelassus::from_blocks(rows.len(), blocks).unwrap_or_else(|| BlockSparseDelassus::new(rows.len()));
     let frictions: Vec<ContactFriction> = rows.iter().map(|r| r.friction).collect();
     let sharing = if load_sharing > 0.0 && rows.iter().any(|r| r.shares_load) {
         Some(sharing_problem(&delassus, &bias, &frictions, rows, load_sharing, warm)?)
@@ -182,7 +186,8 @@ fn sharing_problem(
     ContactProblem::new(shared, free, frictions.to_vec()).map_err(SolveError::Problem)
 }
 
-/// Solves the problem; `lambda` holds the warm start on entry. With a load-sharing problem, PGS
+/// Solves the problem (built and checked by [`assemble`]: not checked again); `lambda` holds the
+/// warm start on entry. With a load-sharing problem, PGS
 /// first gives it `sharing` (at most [`LOAD_SHARING_SWEEPS`] sweeps) and Lemke solves it instead
 /// of the rigid one (module docs); the report's iterations count both PGS runs. Impacts on
 /// speculative contacts struck within the step are then resolved in order (impacts.rs).
@@ -198,12 +203,12 @@ pub(crate) fn solve(
             let mut sweeps = 0;
             if let Some(problem) = &assembled.sharing {
                 sweeps = sharing
-                    .solve_contacts(problem, lambda)
+                    .solve_valid_contacts(problem, lambda)
                     .map_err(SolveError::Solver)?
                     .iterations;
             }
             let mut report = pgs
-                .solve_contacts(&assembled.problem, lambda)
+                .solve_valid_contacts(&assembled.problem, lambda)
                 .map_err(SolveError::Solver)?;
             report.iterations += sweeps;
             resolve_impacts(assembled, lambda, pgs, options, report)
@@ -226,7 +231,7 @@ pub(crate) fn solve(
 }
 
 /// Solves `problem` alone (no load-sharing sweeps) with the configured solver; `lambda` holds the
-/// warm start on entry (PGS only).
+/// warm start on entry (PGS only). `problem` was checked by `ContactProblem::new` (not checked again).
 pub(crate) fn solve_rigid(
     problem: &ContactProblem<BlockSparseDelassus>,
     lambda: &mut DVector<f64>,
@@ -234,7 +239,7 @@ pub(crate) fn solve_rigid(
     options: &PgsOptions,
 ) -> Result<SolveReport, SolveError> {
     match options.solver {
-        SolverKind::Pgs => pgs.solve_contacts(problem, lambda).map_err(SolveError::Solver),
+        SolverKind::Pgs => pgs.solve_valid_contacts(problem, lambda).map_err(SolveError::Solver),
         SolverKind::Lemke => {
             let (solution, report) =
                 solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(SolveError::Solver)?;

@@ -398,17 +398,26 @@ impl Engine for PgsEngine {
             }
         };
 
-        // Kinematic roots reach their targets; then the read-out of the new state.
-        let mut models = self.models.clone();
-        for (b, model) in models.iter_mut().enumerate() {
+        // Kinematic roots reach their targets (new models for those bodies only, committed with the
+        // step); then the read-out of the new state.
+        let mut moved: Vec<(usize, BodyModel)> = Vec::new();
+        for (b, model) in self.models.iter().enumerate() {
             if let Some(target) = commands.bodies.get(b).and_then(|c| c.root_target.as_ref()) {
+                let mut model = model.clone();
                 model
                     .set_root_placement(&target.pose)
                     .map_err(|e| StepError::InvalidCommand {
                         what: format!("body `{}`: root target: {e}", model.name),
                     })?;
+                moved.push((b, model));
             }
         }
+        let models: Vec<&BodyModel> = self
+            .models
+            .iter()
+            .enumerate()
+            .map(|(b, model)| moved.iter().find(|(m, _)| *m == b).map_or(model, |(_, moved)| moved))
+            .collect();
         let bodies = report.time("readout", || {
             models
                 .iter()
@@ -440,7 +449,9 @@ impl Engine for PgsEngine {
         self.compliant_forces = compliant_forces;
         self.compliant_points.clear();
         self.warm_start.store(&solved.rows, &solved.lambda);
-        self.models = models;
+        for (b, model) in moved {
+            self.models[b] = model;
+        }
         self.states = solved.states;
         self.state = SceneState { bodies };
         self.contacts = contacts;
