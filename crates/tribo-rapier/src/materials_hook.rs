@@ -40,9 +40,40 @@ use std::collections::HashSet;
 use rapier3d_f64::geometry::ContactManifold;
 use rapier3d_f64::math::Vector;
 use rapier3d_f64::prelude::{
-    ContactModificationContext, PairFilterContext, PhysicsHooks, RigidBodyHandle, RigidBodySet, SolverFlags,
+    ContactModificationContext, PairFilterContext, PhysicsHooks, RigidBody, RigidBodyHandle, SolverFlags,
 };
 use tribo_engine::{LinkRef, Scene};
+use tribo_material::MaterialId;
+
+/// The material of every link of a scene in one flat table (`Scene::material_of` walks to each
+/// body's own vector, a cache miss per lookup on large scenes; the hook and the contact readout
+/// look up two links per manifold every step).
+pub(crate) struct LinkMaterials {
+    /// Index in `ids` of each body's first link, plus the total at the end.
+    first: Vec<usize>,
+    ids: Vec<MaterialId>,
+}
+
+impl LinkMaterials {
+    pub fn of_scene(scene: &Scene) -> LinkMaterials {
+        let mut first = Vec::with_capacity(scene.bodies.len() + 1);
+        let mut ids = Vec::new();
+        for body in &scene.bodies {
+            first.push(ids.len());
+            ids.extend_from_slice(&body.link_materials);
+        }
+        first.push(ids.len());
+        LinkMaterials { first, ids }
+    }
+
+    /// The material of `link`, if the scene has that link.
+    #[inline]
+    pub fn get(&self, link: LinkRef) -> Option<MaterialId> {
+        let (start, end) = (*self.first.get(link.body)?, *self.first.get(link.body + 1)?);
+        let index = start.checked_add(link.link).filter(|i| *i < end)?;
+        self.ids.get(index).copied()
+    }
+}
 
 /// Pack a link reference into a collider's `user_data`: body index in the high 64 bits, link
 /// index in the low 64 bits.
@@ -74,6 +105,8 @@ const SLIDING: u32 = u32::MAX;
 /// The hook given to `PhysicsPipeline::step`: the scene's contact table plus the slip threshold.
 pub(crate) struct MaterialHook<'a> {
     pub scene: &'a Scene,
+    /// The scene's link materials, flat.
+    pub materials: &'a LinkMaterials,
     /// m/s; above it the dynamic coefficient applies.
     pub slip_threshold: f64,
     /// Rigid bodies that are links of a multibody: rapier solves their contacts with per-point
@@ -100,29 +133,31 @@ impl PhysicsHooks for MaterialHook<'_> {
             return;
         };
         let (a, b) = (decode_link(c1.user_data), decode_link(c2.user_data));
-        if !self.knows(a) || !self.knows(b) {
+        let (Some(material_a), Some(material_b)) = (self.materials.get(a), self.materials.get(b)) else {
             return;
-        }
-        let params = self.scene.contact_params(a, b);
+        };
+        let params = self.scene.contacts.pair(material_a, material_b);
         let (bodies, rb1, rb2) = (ctx.bodies, ctx.rigid_body1, ctx.rigid_body2);
         let Some(manifold) = ctx.rigid_mut() else {
             return;
         };
         let normal = *manifold.normal;
+        let (body1, body2) = (rb1.and_then(|h| bodies.get(h)), rb2.and_then(|h| bodies.get(h)));
         let slip = manifold
             .solver_contacts
             .iter()
             .map(|sc| {
                 // Inside the hook the anchors are world points on each surface.
                 let point = (sc.anchor1 + sc.anchor2) * 0.5;
-                tangential_speed(bodies, rb1, rb2, point, normal)
+                tangential_speed(body1, body2, point, normal)
             })
             .fold(0.0, f64::max);
         let slipping = slip > self.slip_threshold;
         let per_point = self.coulomb_everywhere
-            || [rb1, rb2]
-                .iter()
-                .any(|h| h.is_some_and(|h| self.per_point_friction.contains(&h)));
+            || (!self.per_point_friction.is_empty()
+                && [rb1, rb2]
+                    .iter()
+                    .any(|h| h.is_some_and(|h| self.per_point_friction.contains(&h))));
         let state = *manifold.user_data;
         let cone = previous_solve(manifold.manifold, per_point);
         let saturated = slipping
@@ -182,28 +217,10 @@ fn previous_solve(manifold: &ContactManifold, per_point: bool) -> PreviousSolve 
     PreviousSolve { normal, tangential }
 }
 
-impl MaterialHook<'_> {
-    fn knows(&self, link: LinkRef) -> bool {
-        self.scene
-            .bodies
-            .get(link.body)
-            .is_some_and(|b| link.link < b.link_materials.len())
-    }
-}
-
 /// |v_t|: the speed of body 2 relative to body 1 at `point`, normal component removed.
-fn tangential_speed(
-    bodies: &RigidBodySet,
-    rb1: Option<RigidBodyHandle>,
-    rb2: Option<RigidBodyHandle>,
-    point: Vector,
-    normal: Vector,
-) -> f64 {
-    let velocity = |h: Option<RigidBodyHandle>| {
-        h.and_then(|h| bodies.get(h))
-            .map_or(Vector::ZERO, |rb| rb.velocity_at_point(point))
-    };
-    let relative = velocity(rb2) - velocity(rb1);
+fn tangential_speed(body1: Option<&RigidBody>, body2: Option<&RigidBody>, point: Vector, normal: Vector) -> f64 {
+    let velocity = |body: Option<&RigidBody>| body.map_or(Vector::ZERO, |rb| rb.velocity_at_point(point));
+    let relative = velocity(body2) - velocity(body1);
     (relative - normal * relative.dot(normal)).length()
 }
 

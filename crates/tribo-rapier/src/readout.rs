@@ -20,83 +20,87 @@
 //! a real contact and is reported; its depth may then be slightly negative.
 
 use nalgebra::Vector3;
-use rapier3d_f64::math::MAX_MANIFOLD_POINTS;
+use rapier3d_f64::math::{Vector, MAX_MANIFOLD_POINTS};
 use rapier3d_f64::prelude::RigidBodyHandle;
 use rapier3d_f64::utils::OrthonormalBasis;
+use tribo_engine::LinkRef;
 use tribo_engine::{BodyState, ContactRecord, LinkState, SceneState};
-use tribo_engine::{LinkRef, Scene};
 
 use crate::commands::EffortLaw;
 use crate::convert;
-use crate::materials_hook::decode_link;
+use crate::materials_hook::{decode_link, LinkMaterials};
 use crate::options::FrictionModel;
 use crate::world_build::BuiltWorld;
+use tribo_material::MaterialId;
 
 /// Link poses and velocities, joint coordinates and efforts of every body.
 pub(crate) fn read_state(world: &BuiltWorld, laws: &[Vec<EffortLaw>]) -> SceneState {
+    let mut state = SceneState::default();
+    read_state_into(world, laws, &mut state);
+    state
+}
+
+/// [`read_state`] into `state`, reusing its buffers.
+pub(crate) fn read_state_into(world: &BuiltWorld, laws: &[Vec<EffortLaw>], out: &mut SceneState) {
     let physics = &world.physics;
-    let bodies = world
-        .bodies
-        .iter()
-        .enumerate()
-        .map(|(b, slots)| {
-            let n = slots.links.len();
-            let mut state = BodyState {
-                links: Vec::with_capacity(n),
-                joint_positions: vec![0.0; n],
-                joint_velocities: vec![0.0; n],
-                joint_efforts: vec![0.0; n],
-            };
-            for (l, slot) in slots.links.iter().enumerate() {
-                let link_state = match physics.bodies.get(slot.body) {
-                    Some(rb) => {
-                        let body_pose = convert::isometry(rb.position());
-                        let pose = body_pose * slot.link_in_body;
-                        let centre = body_pose
-                            .transform_point(&convert::vector3(rb.local_center_of_mass()).into())
-                            .coords;
-                        let (v_centre, omega) = multibody_twist(physics, slot.body)
-                            .unwrap_or_else(|| (convert::vector3(rb.linvel()), convert::vector3(rb.angvel())));
-                        // Velocity of the link origin: v_o = v_c + ω × (o − c).
-                        let origin = pose.translation.vector;
-                        LinkState {
-                            pose,
-                            linear_velocity: v_centre + omega.cross(&(origin - centre)),
-                            angular_velocity: omega,
-                        }
-                    }
-                    None => LinkState {
-                        linear_velocity: Vector3::repeat(f64::NAN),
-                        ..LinkState::default()
-                    },
-                };
-                state.links.push(link_state);
-                if let Some(joint) = slot.joint {
-                    if let Some((multibody, id)) = physics.multibody_joints.get(joint.handle) {
-                        if let Some(link) = multibody.link(id) {
-                            state.joint_positions[l] = link.joint().coords()[joint.kind.coordinate()];
-                            state.joint_velocities[l] = multibody.joint_velocity(link).get(0).copied().unwrap_or(0.0);
-                        }
+    out.bodies.resize_with(world.bodies.len(), BodyState::default);
+    for (b, (slots, state)) in world.bodies.iter().zip(out.bodies.iter_mut()).enumerate() {
+        let n = slots.links.len();
+        state.links.clear();
+        state.links.reserve(n);
+        for v in [
+            &mut state.joint_positions,
+            &mut state.joint_velocities,
+            &mut state.joint_efforts,
+        ] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        for (l, slot) in slots.links.iter().enumerate() {
+            let link_state = match physics.bodies.get(slot.body) {
+                Some(rb) => {
+                    let body_pose = convert::isometry(rb.position());
+                    let pose = body_pose * slot.link_in_body;
+                    let centre = body_pose
+                        .transform_point(&convert::vector3(rb.local_center_of_mass()).into())
+                        .coords;
+                    let (v_centre, omega) = multibody_twist(physics, slot.body)
+                        .unwrap_or_else(|| (convert::vector3(rb.linvel()), convert::vector3(rb.angvel())));
+                    // Velocity of the link origin: v_o = v_c + ω × (o − c).
+                    let origin = pose.translation.vector;
+                    LinkState {
+                        pose,
+                        linear_velocity: v_centre + omega.cross(&(origin - centre)),
+                        angular_velocity: omega,
                     }
                 }
-                state.joint_efforts[l] = match laws.get(b).and_then(|body| body.get(l)) {
-                    Some(EffortLaw::Known(effort)) => *effort,
-                    Some(EffortLaw::Pd {
-                        q_ref,
-                        v_ref,
-                        kp,
-                        kd,
-                        feedforward,
-                    }) => {
-                        kp * (q_ref - state.joint_positions[l]) + kd * (v_ref - state.joint_velocities[l]) + feedforward
+                None => LinkState {
+                    linear_velocity: Vector3::repeat(f64::NAN),
+                    ..LinkState::default()
+                },
+            };
+            state.links.push(link_state);
+            if let Some(joint) = slot.joint {
+                if let Some((multibody, id)) = physics.multibody_joints.get(joint.handle) {
+                    if let Some(link) = multibody.link(id) {
+                        state.joint_positions[l] = link.joint().coords()[joint.kind.coordinate()];
+                        state.joint_velocities[l] = multibody.joint_velocity(link).get(0).copied().unwrap_or(0.0);
                     }
-                    None => 0.0,
-                };
+                }
             }
-            state
-        })
-        .collect();
-    SceneState { bodies }
+            state.joint_efforts[l] = match laws.get(b).and_then(|body| body.get(l)) {
+                Some(EffortLaw::Known(effort)) => *effort,
+                Some(EffortLaw::Pd {
+                    q_ref,
+                    v_ref,
+                    kp,
+                    kd,
+                    feedforward,
+                }) => kp * (q_ref - state.joint_positions[l]) + kd * (v_ref - state.joint_velocities[l]) + feedforward,
+                None => 0.0,
+            };
+        }
+    }
 }
 
 /// Centre-of-mass velocity and angular velocity of a multibody link, from the generalised
@@ -121,19 +125,60 @@ fn multibody_twist(
     ))
 }
 
-/// Every contact point that carried force in the last step, sorted by link pair (stable).
+/// Buffers of the contact readout, kept between steps.
+#[derive(Default)]
+pub(crate) struct ContactScratch {
+    /// Each contact pair's link pair, the range of its points in `points` and its materials.
+    keys: Vec<PairKey>,
+    /// The points in rapier's contact-pair order, without what their pair's key holds (a third of
+    /// a record's size: the readout's buffers stay small next to rapier's own working set).
+    points: Vec<PointData>,
+}
+
+struct PairKey {
+    a: LinkRef,
+    b: LinkRef,
+    first: usize,
+    end: usize,
+    materials: (MaterialId, MaterialId),
+}
+
+#[derive(Clone, Copy)]
+struct PointData {
+    point: Vector3<f64>,
+    normal: Vector3<f64>,
+    depth: f64,
+    normal_force: f64,
+    friction_force: Vector3<f64>,
+}
+
+/// Every contact point that carried force in the last step, into `records` (cleared first):
+/// sorted by link pair, pairs of equal links in rapier's contact-pair order
+/// (`NarrowPhase::contact_pairs`), and the points of a pair in manifold and solver-contact order.
+/// The contact pairs are read once, in rapier's order (sequential in memory); then only their
+/// keys are sorted, and the records are written in that order.
 pub(crate) fn read_contacts(
     world: &BuiltWorld,
-    scene: &Scene,
+    materials: &LinkMaterials,
     dt: f64,
     substeps: usize,
     friction_model: FrictionModel,
-) -> Vec<ContactRecord> {
+    scratch: &mut ContactScratch,
+    records: &mut Vec<ContactRecord>,
+) {
     let physics = &world.physics;
-    let is_multibody_link =
-        |h: Option<RigidBodyHandle>| h.and_then(|h| physics.multibody_joints.rigid_body_link(h)).is_some();
-    let mut records = Vec::new();
+    let has_multibodies = physics.multibody_joints.multibodies().next().is_some();
+    let is_multibody_link = |h: Option<RigidBodyHandle>| {
+        has_multibodies && h.and_then(|h| physics.multibody_joints.rigid_body_link(h)).is_some()
+    };
+    let ContactScratch { keys, points } = scratch;
+    keys.clear();
+    points.clear();
     for pair in physics.narrow_phase.contact_pairs() {
+        let manifolds = pair.solver_manifolds();
+        if manifolds.is_empty() {
+            continue;
+        }
         let (Some(c1), Some(c2)) = (
             physics.colliders.get(pair.collider1),
             physics.colliders.get(pair.collider2),
@@ -141,10 +186,11 @@ pub(crate) fn read_contacts(
             continue;
         };
         let (a, b) = (decode_link(c1.user_data), decode_link(c2.user_data));
-        let (Some(material_a), Some(material_b)) = (material(scene, a), material(scene, b)) else {
+        let (Some(material_a), Some(material_b)) = (materials.get(a), materials.get(b)) else {
             continue;
         };
-        for manifold in pair.solver_manifolds() {
+        let first = points.len();
+        for manifold in manifolds {
             let data = &manifold.data;
             let n = data.normal;
             let per_point_friction = friction_model == FrictionModel::Coulomb
@@ -154,51 +200,64 @@ pub(crate) fn read_contacts(
                 let t1 = (-n).orthonormal_vector();
                 (t1, (-n).cross(t1))
             };
-            // (point, normal impulse, per-point friction on body 2, manifold friction on body 2)
-            let active: Vec<_> = data
-                .solver_contacts
-                .iter()
-                .take(MAX_MANIFOLD_POINTS)
-                .filter_map(|sc| {
-                    let contact = manifold.points.get(sc.contact_indices()[0] as usize)?;
-                    let impulse = contact.data.impulse;
-                    (impulse > 0.0).then(|| {
-                        let (p1, p2) = data.solver_contact_world_points(sc, &physics.bodies);
-                        let tangent = contact.data.tangent_impulse;
-                        let coulomb_on_2 = -(t1 * tangent.x + t2 * tangent.y);
-                        (p1, p2, impulse, coulomb_on_2, -contact.data.warmstart_tangent_world)
-                    })
-                })
-                .collect();
+            // (point 1, point 2, normal impulse, per-point friction on body 2, manifold friction
+            // on body 2) of each point that carried an impulse.
+            let mut active = [(Vector::ZERO, Vector::ZERO, 0.0, Vector::ZERO, Vector::ZERO); MAX_MANIFOLD_POINTS];
+            let mut count = 0;
+            for sc in data.solver_contacts.iter().take(MAX_MANIFOLD_POINTS) {
+                let Some(contact) = manifold.points.get(sc.contact_indices()[0] as usize) else {
+                    continue;
+                };
+                let impulse = contact.data.impulse;
+                if impulse > 0.0 {
+                    let (p1, p2) = data.solver_contact_world_points(sc, &physics.bodies);
+                    let tangent = contact.data.tangent_impulse;
+                    let coulomb_on_2 = -(t1 * tangent.x + t2 * tangent.y);
+                    active[count] = (p1, p2, impulse, coulomb_on_2, -contact.data.warmstart_tangent_world);
+                    count += 1;
+                }
+            }
+            let active = &active[..count];
             let total_impulse: f64 = active.iter().map(|p| p.2).sum();
-            for (p1, p2, impulse, coulomb_on_2, last_substep_on_2) in active {
+            for &(p1, p2, impulse, coulomb_on_2, last_substep_on_2) in active {
                 let friction_impulse = if per_point_friction {
                     coulomb_on_2
                 } else {
                     last_substep_on_2 * (substeps as f64) * (impulse / total_impulse)
                 };
-                records.push(ContactRecord {
-                    a,
-                    b,
-                    materials: (material_a, material_b),
+                points.push(PointData {
                     point: convert::vector3((p1 + p2) * 0.5),
                     normal: convert::vector3(n),
                     depth: -(p2 - p1).dot(n),
                     normal_force: impulse / dt,
                     friction_force: convert::vector3(friction_impulse / dt),
-                    patch: None,
                 });
             }
         }
+        if points.len() > first {
+            keys.push(PairKey {
+                a,
+                b,
+                first,
+                end: points.len(),
+                materials: (material_a, material_b),
+            });
+        }
     }
-    records.sort_by_key(|r| (r.a, r.b));
-    records
-}
-
-fn material(scene: &Scene, link: LinkRef) -> Option<tribo_material::MaterialId> {
-    scene
-        .bodies
-        .get(link.body)
-        .and_then(|b| b.link_materials.get(link.link))
-        .copied()
+    // Ranges are disjoint, so sorting by (a, b, first) is a stable sort by link pair.
+    keys.sort_unstable_by_key(|k| (k.a, k.b, k.first));
+    records.clear();
+    for key in keys.iter() {
+        records.extend(points[key.first..key.end].iter().map(|p| ContactRecord {
+            a: key.a,
+            b: key.b,
+            materials: key.materials,
+            point: p.point,
+            normal: p.normal,
+            depth: p.depth,
+            normal_force: p.normal_force,
+            friction_force: p.friction_force,
+            patch: None,
+        }));
+    }
 }

@@ -12,9 +12,9 @@ use tribo_engine::{Commands, CompliantPoint, ContactRecord, Engine, LinkRef, Sce
 
 use crate::commands::{apply_commands, EffortLaw};
 use crate::host::{applied_forces, HostedJoints};
-use crate::materials_hook::{decode_link, MaterialHook};
+use crate::materials_hook::{decode_link, LinkMaterials, MaterialHook};
 use crate::options::{FrictionModel, RapierOptions};
-use crate::readout::{read_contacts, read_state};
+use crate::readout::{read_contacts, read_state, read_state_into, ContactScratch};
 use crate::world_build::{build_world, BuiltWorld};
 
 pub(crate) struct RapierEngine {
@@ -23,6 +23,12 @@ pub(crate) struct RapierEngine {
     world: BuiltWorld,
     state: SceneState,
     contacts: Vec<ContactRecord>,
+    /// The scene's link materials, flat (for the hook and the contact readout).
+    materials: LinkMaterials,
+    /// Buffers kept between steps: the state before the last step (read into by the next) and
+    /// the contact readout's.
+    spare_state: SceneState,
+    contact_scratch: ContactScratch,
     time: f64,
     steps: u64,
     /// Rigid bodies holding user forces from the last step (reset before the next).
@@ -62,6 +68,9 @@ impl RapierEngine {
             .collect();
         Ok(RapierEngine {
             multibody_links,
+            materials: LinkMaterials::of_scene(&scene),
+            spare_state: SceneState::default(),
+            contact_scratch: ContactScratch::default(),
             scene,
             options,
             world,
@@ -104,6 +113,7 @@ impl RapierEngine {
         self.hosted.tune(&mut self.world.physics.integration_parameters);
         let hook = MaterialHook {
             scene: &self.scene,
+            materials: &self.materials,
             slip_threshold: self.options.slip_threshold,
             per_point_friction: &self.multibody_links,
             coulomb_everywhere: self.options.friction_model == FrictionModel::Coulomb,
@@ -216,7 +226,8 @@ impl RapierEngine {
             })?
         };
         report.time("physics_step", || self.physics_step(dt));
-        let state = report.time("read_state", || read_state(&self.world, &laws));
+        let mut state = std::mem::take(&mut self.spare_state);
+        report.time("read_state", || read_state_into(&self.world, &laws, &mut state));
         if let Some(error) = self.divergence(&state) {
             // Keep the last finite state and contacts; refuse further steps.
             self.diverged = Some(error.clone());
@@ -228,11 +239,20 @@ impl RapierEngine {
             (p.num_solver_iterations.max(1), p.num_internal_pgs_iterations)
         };
         let model = self.options.friction_model;
-        let contacts = report.time("read_contacts", || {
-            read_contacts(&self.world, &scene, dt, substeps, model)
+        let mut contacts = std::mem::take(&mut self.contacts);
+        report.time("read_contacts", || {
+            read_contacts(
+                &self.world,
+                &self.materials,
+                dt,
+                substeps,
+                model,
+                &mut self.contact_scratch,
+                &mut contacts,
+            );
         });
 
-        self.state = state;
+        self.spare_state = std::mem::replace(&mut self.state, state);
         self.contacts = contacts;
         self.time += dt;
         self.steps += 1;
