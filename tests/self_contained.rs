@@ -10,6 +10,11 @@ use std::path::{Path, PathBuf};
 const CHECKED: &[&str] = &["rs", "toml", "yaml", "yml", "body", "seq", "cnoid", "sh", "py", "run"];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    files_with(dir, CHECKED, out);
+}
+
+/// Every file below `dir` (outside `target/` and `.git/`) with one of `extensions`, or named `run`.
+fn files_with(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let path = entry.path();
@@ -18,11 +23,11 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             continue;
         }
         if path.is_dir() {
-            files(&path, out);
+            files_with(&path, extensions, out);
         } else if path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| CHECKED.contains(&e))
+            .is_some_and(|e| extensions.contains(&e))
             || name == "run"
         {
             out.push(path);
@@ -73,24 +78,7 @@ fn choreonoid_files_carry_their_licence() {
 const CITING: &[&str] = &["rs", "md", "toml", "yaml", "yml", "py", "sh"];
 
 fn citing_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        if name == "target" || name == ".git" {
-            continue;
-        }
-        if path.is_dir() {
-            citing_files(&path, out);
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| CITING.contains(&e))
-            || name == "run"
-        {
-            out.push(path);
-        }
-    }
+    files_with(dir, CITING, out);
 }
 
 /// The characters of a file path written in text.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use tribo_engine::{Commands, Engine, EngineFactory, EngineOptions, SceneState};
-use tribo_engine::{Scene, SceneBody};
+use tribo_engine::{LinkRef, Scene, SceneBody, ScenePad};
 use tribo_material::{ContactTable, MaterialTable};
 use tribo_model::{Body, Geometry, Joint, JointKind, Link, Shape};
 
@@ -229,6 +229,30 @@ pub fn scene(bodies: Vec<SceneBody>, contacts: ContactTable) -> Arc<Scene> {
         bodies,
         contacts,
         pads: Vec::new(),
+    })
+}
+
+/// A scene whose pads are the ones declared on the links of its bodies (`pad:` in a body file),
+/// as a project's assembly lays them.
+pub fn scene_with_declared_pads(bodies: Vec<SceneBody>, contacts: ContactTable) -> Arc<Scene> {
+    let pads = bodies
+        .iter()
+        .enumerate()
+        .flat_map(|(body, b)| {
+            b.model.links.iter().enumerate().flat_map(move |(link, l)| {
+                l.pads.iter().map(move |spec| ScenePad {
+                    link: LinkRef { body, link },
+                    spec: spec.clone(),
+                })
+            })
+        })
+        .collect();
+    Arc::new(Scene {
+        name: "test".to_owned(),
+        gravity: Vector3::new(0.0, 0.0, -G),
+        bodies,
+        contacts,
+        pads,
     })
 }
 

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use nalgebra::{Isometry3, Translation3, Vector3};
-use tribo_engine::{BuildError, EngineOptions, LinkRef, Scene, ScenePad, StepError};
+use tribo_engine::{BuildError, EngineOptions, Scene, StepError};
 use tribo_model::{Geometry, PadShape, PadSpec};
 use tribo_testkit::*;
 
@@ -40,20 +40,10 @@ fn cube_on_pad(material: &str) -> Arc<Scene> {
         location: tribo_yaml::Location::file("test"),
     });
     let start = Isometry3::translation(0.0, 0.0, 0.5 * SIDE + 1e-4);
-    let mut s = (*scene(
+    scene_with_declared_pads(
         vec![ground(0.0, &table), place("cube", model, start, false, &table)],
         table,
-    ))
-    .clone();
-    s.pads = s.bodies[1].model.links[0]
-        .pads
-        .iter()
-        .map(|spec| ScenePad {
-            link: LinkRef { body: 1, link: 0 },
-            spec: spec.clone(),
-        })
-        .collect();
-    Arc::new(s)
+    )
 }
 
 fn build(engine: &str, scene: &Arc<Scene>) -> Result<Box<dyn tribo_engine::Engine>, BuildError> {

@@ -3,7 +3,7 @@
 
 use nalgebra::{Isometry3, Translation3, Vector3};
 use tribo_engine::EngineOptions;
-use tribo_engine::{LinkRef, ScenePad};
+use tribo_engine::LinkRef;
 use tribo_model::{Geometry, PadShape, PadSpec};
 use tribo_testkit::*;
 
@@ -48,20 +48,10 @@ fn cube_on_pad() -> std::sync::Arc<tribo_engine::Scene> {
         location: tribo_yaml::Location::file("test"),
     });
     let start = Isometry3::translation(0.0, 0.0, 0.5 * SIDE + 1e-4);
-    let mut s = (*scene(
+    scene_with_declared_pads(
         vec![ground(0.0, &table), place("cube", model, start, false, &table)],
         table,
-    ))
-    .clone();
-    s.pads = s.bodies[1].model.links[0]
-        .pads
-        .iter()
-        .map(|spec| ScenePad {
-            link: LinkRef { body: 1, link: 0 },
-            spec: spec.clone(),
-        })
-        .collect();
-    std::sync::Arc::new(s)
+    )
 }
 
 /// The lattice on both hosts: `cslc` (pgs) and `cslc-rapier` (rapier).

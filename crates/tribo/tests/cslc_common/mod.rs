@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use nalgebra::{Isometry3, Vector3};
-use tribo_engine::{LinkRef, Scene, ScenePad};
+use tribo_engine::Scene;
 use tribo_model::{Geometry, PadShape, PadSpec};
 use tribo_testkit::*;
 
@@ -53,21 +53,11 @@ pub fn bed_with(thing: tribo_model::Body, start: Isometry3<f64>, table: tribo_ma
         pose: Isometry3::identity(),
         location: tribo_yaml::Location::file("test"),
     });
-    let mut s = (*scene(
+    scene_with_declared_pads(
         vec![
             place("bed", bed, Isometry3::identity(), true, &table),
             place("thing", thing, start, false, &table),
         ],
         table,
-    ))
-    .clone();
-    s.pads = s.bodies[0].model.links[0]
-        .pads
-        .iter()
-        .map(|spec| ScenePad {
-            link: LinkRef { body: 0, link: 0 },
-            spec: spec.clone(),
-        })
-        .collect();
-    Arc::new(s)
+    )
 }
