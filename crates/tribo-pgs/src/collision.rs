@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use nalgebra::{Isometry3, Vector3};
 use parry3d_f64::math::{Pose, Rotation, Vector};
 use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use parry3d_f64::shape::SharedShape;
 use tribo_engine::LinkRef;
 
 use crate::build::BodyModel;
@@ -50,15 +51,15 @@ pub(crate) fn detect(models: &[BodyModel], poses: &[Vec<Isometry3<f64>>], margin
             let Some(carrier_pose) = poses.get(b).and_then(|p| p.get(collider.carrier)) else {
                 continue;
             };
-            let pose = to_pose(&(carrier_pose * collider.pose_in_carrier));
-            let aabb = collider.shape.compute_aabb(&pose);
-            let half = margin * 0.5;
+            let world = carrier_pose * collider.pose_in_carrier;
+            let pose = to_pose(&world);
+            let (min, max) = world_bounds(&collider.shape, &world, &pose, margin * 0.5);
             placed.push(Placed {
                 body: b,
                 collider: c,
                 pose,
-                min: [aabb.mins.x - half, aabb.mins.y - half, aabb.mins.z - half],
-                max: [aabb.maxs.x + half, aabb.maxs.y + half, aabb.maxs.z + half],
+                min,
+                max,
             });
         }
     }
@@ -149,6 +150,31 @@ fn may_touch(models: &[BodyModel], a: &Placed, b: &Placed) -> bool {
         && ma.tree_parent.get(cb).copied().flatten() != Some(ca)
 }
 
+/// World AABB of a shape at `world` (= `pose`), grown by `half` on every side. Cylinders are
+/// bounded analytically: parry bounds them with six support-map queries, 11–14 % of an SR1 step.
+/// For the axis `a = R ŷ` (unit), half-height `h` and radius `r`, the box of the two end discs has
+/// the half-extent `|a_i| h + r √(1 − a_i²)` along world axis `i` (a disc of radius `r` normal to
+/// `a` spans `r √(1 − a_i²)` along `i`), which is the cylinder's exact AABB.
+fn world_bounds(shape: &SharedShape, world: &Isometry3<f64>, pose: &Pose, half: f64) -> ([f64; 3], [f64; 3]) {
+    if let Some(cylinder) = shape.as_cylinder() {
+        let axis = world.rotation * Vector3::y();
+        let centre = world.translation.vector;
+        let extent = |i: usize| {
+            axis[i].abs() * cylinder.half_height + cylinder.radius * (1.0 - axis[i] * axis[i]).max(0.0).sqrt() + half
+        };
+        let e = [extent(0), extent(1), extent(2)];
+        return (
+            [centre.x - e[0], centre.y - e[1], centre.z - e[2]],
+            [centre.x + e[0], centre.y + e[1], centre.z + e[2]],
+        );
+    }
+    let aabb = shape.compute_aabb(pose);
+    (
+        [aabb.mins.x - half, aabb.mins.y - half, aabb.mins.z - half],
+        [aabb.maxs.x + half, aabb.maxs.y + half, aabb.maxs.z + half],
+    )
+}
+
 fn to_pose(iso: &Isometry3<f64>) -> Pose {
     let t = iso.translation.vector;
     let r = iso.rotation;
@@ -157,4 +183,35 @@ fn to_pose(iso: &Isometry3<f64>) -> Pose {
 
 fn vector3(v: Vector) -> Vector3<f64> {
     Vector3::new(v.x, v.y, v.z)
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    use super::*;
+
+    #[test]
+    fn analytic_cylinder_bounds_equal_parrys() {
+        let shape = SharedShape::cylinder(0.3, 0.05);
+        for k in 0..200 {
+            let t = k as f64;
+            let axis = Vector3::new((0.7 * t).sin(), (1.3 * t).cos(), (0.37 * t + 0.2).sin());
+            let rotation = UnitQuaternion::from_scaled_axis(axis * (0.1 + 0.03 * t));
+            let world = Isometry3::from_parts(Translation3::new(0.1 * t, -0.2, 0.05 * t), rotation);
+            let pose = to_pose(&world);
+            let (min, max) = world_bounds(&shape, &world, &pose, 0.0);
+            let parry = shape.compute_aabb(&pose);
+            let (pmin, pmax) = (
+                [parry.mins.x, parry.mins.y, parry.mins.z],
+                [parry.maxs.x, parry.maxs.y, parry.maxs.z],
+            );
+            for i in 0..3 {
+                assert!(
+                    (min[i] - pmin[i]).abs() < 1e-12 && (max[i] - pmax[i]).abs() < 1e-12,
+                    "{k}: {min:?} {max:?} vs {pmin:?} {pmax:?}"
+                );
+            }
+        }
+    }
 }
