@@ -36,6 +36,7 @@ fn run_one(job: &Job, options: &RunOptions, progress: &mut dyn FnMut(u64, u64)) 
     let hooks = RunHooks {
         progress,
         rows: sink.as_mut().map(|s| s as &mut dyn RowSink),
+        on_step: None,
     };
     match tribo_runner::run_with(job.project, &registry, job.engine, options, hooks) {
         Ok(outcome) => Ok(RunRecord::finished(outcome)),

@@ -148,6 +148,7 @@ pub fn run_engine(
     let hooks = RunHooks {
         progress: &mut |s, n| progress.update(s, n),
         rows: sink.as_mut().map(|s| s as &mut dyn RowSink),
+        on_step: None,
     };
     let record = match tribo_runner::run_with(project, &registry, engine, options, hooks) {
         Ok(outcome) => RunRecord::finished(outcome),

@@ -28,7 +28,7 @@ pub use host::{CompliantPoint, ContactHost, HostFactory, HostWrench, HostedConta
 pub use options::EngineOptions;
 pub use registry::Registry;
 pub use report::{CapTally, CappedSolve, StepReport};
-pub use scene::{LinkRef, Scene, SceneBody, ScenePad};
+pub use scene::{declared_pads, LinkRef, Scene, SceneBody, ScenePad};
 pub use state::{BodyState, LinkState, SceneState};
 /// The located message of a bad option (engines return it without depending on `tribo-yaml`).
 pub use tribo_yaml::Diagnostic;

@@ -27,6 +27,23 @@ pub struct ScenePad {
     pub spec: PadSpec,
 }
 
+/// The pads the bodies' links declare (`pad:` in a body file), in body, link and declaration
+/// order: the scene's pads before any a project lays over links.
+pub fn declared_pads<'a>(models: impl IntoIterator<Item = &'a Body>) -> Vec<ScenePad> {
+    models
+        .into_iter()
+        .enumerate()
+        .flat_map(|(body, model)| {
+            model.links.iter().enumerate().flat_map(move |(link, l)| {
+                l.pads.iter().map(move |spec| ScenePad {
+                    link: LinkRef { body, link },
+                    spec: spec.clone(),
+                })
+            })
+        })
+        .collect()
+}
+
 /// One body instance placed in the world.
 #[derive(Debug, Clone)]
 pub struct SceneBody {

@@ -11,6 +11,7 @@ mod body_file;
 mod motion;
 mod pad;
 mod seq_file;
+mod solid;
 mod summary;
 mod validate;
 

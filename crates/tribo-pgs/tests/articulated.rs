@@ -20,7 +20,7 @@ fn light_arm() -> Arc<Scene> {
     let base = fixed_base();
     let mut arm = jointed("arm", JointKind::Revolute, "hinge", Vector3::z(), 0.5);
     arm.center_of_mass = Vector3::new(0.2, 0.0, 0.0);
-    arm.inertia = solid_inertia(&Geometry::Sphere { radius: 0.02 }, 0.5);
+    arm.inertia = Geometry::Sphere { radius: 0.02 }.solid_inertia(0.5);
     scene(
         vec![place(
             "arm",

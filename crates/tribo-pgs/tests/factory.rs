@@ -54,13 +54,13 @@ fn bad_options_and_scenes_are_build_errors() {
     };
     assert_eq!((*engine, body.as_str()), ("pgs", "ghost"));
     assert!(
-        reason.starts_with("test") && reason.contains("link `ghost` has mass 0 but moves (a free root)"),
+        reason.starts_with("<code>") && reason.contains("link `ghost` has mass 0 but moves (a free root)"),
         "{reason}"
     );
     assert!(
         error
             .to_string()
-            .starts_with("engine `pgs` cannot simulate this scene: body `ghost`: test"),
+            .starts_with("engine `pgs` cannot simulate this scene: body `ghost`: <code>"),
         "{error}"
     );
     assert!(error.is_scene_error());

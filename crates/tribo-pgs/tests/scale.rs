@@ -93,7 +93,7 @@ fn heavy_base_with_light_arm(fixed: bool) -> Arc<Scene> {
         "Thing",
     );
     arm.center_of_mass = Vector3::new(0.2, 0.0, 0.0);
-    arm.inertia = solid_inertia(&Geometry::Sphere { radius: 0.01 }, 0.1);
+    arm.inertia = Geometry::Sphere { radius: 0.01 }.solid_inertia(0.1);
     scene(
         vec![
             ground(0.0, &table),

@@ -26,7 +26,7 @@ fn pendulum(q0: f64) -> std::sync::Arc<Scene> {
         "Thing",
     );
     arm.center_of_mass = Vector3::new(0.0, 0.0, -ARM);
-    arm.inertia = solid_inertia(&Geometry::Sphere { radius: BOB_RADIUS }, BOB_MASS);
+    arm.inertia = Geometry::Sphere { radius: BOB_RADIUS }.solid_inertia(BOB_MASS);
     let mut placed = place(
         "pendulum",
         body("pendulum", vec![base, arm]),
@@ -208,7 +208,7 @@ fn floating_pair(gravity: bool) -> std::sync::Arc<Scene> {
         "Thing",
     );
     a.center_of_mass = Vector3::new(0.2, 0.0, 0.0);
-    a.inertia = solid_inertia(&shape, 1.0);
+    a.inertia = shape.solid_inertia(1.0);
     let mut b = link(
         "b",
         Some(0),
@@ -218,7 +218,7 @@ fn floating_pair(gravity: bool) -> std::sync::Arc<Scene> {
         "Thing",
     );
     b.center_of_mass = Vector3::new(0.2, 0.0, 0.0);
-    b.inertia = solid_inertia(&shape, 1.0);
+    b.inertia = shape.solid_inertia(1.0);
     let placed = place(
         "pair",
         body("pair", vec![a, b]),
@@ -275,12 +275,10 @@ fn momenta(
 }
 
 fn pair_properties() -> ([f64; 2], [Vector3<f64>; 2], [Matrix3<f64>; 2]) {
-    let inertia = solid_inertia(
-        &Geometry::Box {
-            size: Vector3::new(0.4, 0.1, 0.1),
-        },
-        1.0,
-    );
+    let inertia = Geometry::Box {
+        size: Vector3::new(0.4, 0.1, 0.1),
+    }
+    .solid_inertia(1.0);
     ([1.0, 1.0], [Vector3::new(0.2, 0.0, 0.0); 2], [inertia; 2])
 }
 

@@ -29,5 +29,6 @@ pub use replay::{
     MAX_REPLAY_FRAMES,
 };
 pub use runner::{
-    planned_steps, run, run_with, RunError, RunHooks, RunOptions, RunOutcome, RunRecord, SolverSummary, MAX_WARNINGS,
+    planned_steps, run, run_with, RunError, RunHooks, RunOptions, RunOutcome, RunRecord, SolverSummary, StepView,
+    MAX_WARNINGS,
 };

@@ -11,8 +11,8 @@ use crate::recorder::Trajectory;
 use crate::recording::{Recording, RowSink, MAX_TRAJECTORY_ROWS};
 use crate::replay::{Replay, MAX_REPLAY_FRAMES};
 use crate::{
-    controllers, BuildError, Commands, Control, ControlInput, Controller, EngineOptions, Registry, StepError,
-    StepReport,
+    controllers, BuildError, Commands, ContactRecord, Control, ControlInput, Controller, EngineOptions, Registry,
+    SceneState, StepError, StepReport,
 };
 
 /// Distinct engine warnings a run keeps; later new ones are counted in one closing line.
@@ -42,6 +42,31 @@ pub struct RunHooks<'a> {
     /// [`CsvSink`](crate::CsvSink) streaming `trajectory.csv`). A sink error ends the run as a
     /// failure ([`RunError::OutputFailed`]).
     pub rows: Option<&'a mut dyn RowSink>,
+    /// Called after every step with the state and the contacts the step left (e.g. to keep the
+    /// contact forces of chosen steps, or to feed a learner); `None` to skip.
+    pub on_step: Option<&'a mut dyn FnMut(&StepView)>,
+}
+
+impl<'a> RunHooks<'a> {
+    /// Hooks that only report progress.
+    pub fn progress(progress: &'a mut dyn FnMut(u64, u64)) -> RunHooks<'a> {
+        RunHooks {
+            progress,
+            rows: None,
+            on_step: None,
+        }
+    }
+}
+
+/// What [`RunHooks::on_step`] sees after a step.
+#[derive(Debug, Clone, Copy)]
+pub struct StepView<'a> {
+    /// Steps completed (1 after the first step).
+    pub step: u64,
+    /// s.
+    pub time: f64,
+    pub state: &'a SceneState,
+    pub contacts: &'a [ContactRecord],
 }
 
 /// What one run of one engine produced (up to the failure, for a failed run: see
@@ -215,7 +240,7 @@ pub fn run(
     options: &RunOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<RunOutcome, RunError> {
-    run_with(project, registry, engine, options, RunHooks { progress, rows: None })
+    run_with(project, registry, engine, options, RunHooks::progress(progress))
 }
 
 /// [`run`], with every recorded row also handed to `hooks.rows`.
@@ -226,7 +251,11 @@ pub fn run_with(
     options: &RunOptions,
     hooks: RunHooks,
 ) -> Result<RunOutcome, RunError> {
-    let RunHooks { progress, rows } = hooks;
+    let RunHooks {
+        progress,
+        rows,
+        mut on_step,
+    } = hooks;
     let total_steps = planned_steps(project, options)?;
     let factory = registry.get(engine).map_err(RunError::UnknownEngine)?;
     let engine_options = EngineOptions {
@@ -318,6 +347,14 @@ pub fn run_with(
         );
         for p in &mut probes {
             p.observe(t, &scene, engine.state(), engine.contacts());
+        }
+        if let Some(observe) = on_step.as_mut() {
+            observe(&StepView {
+                step: steps,
+                time: t,
+                state: engine.state(),
+                contacts: engine.contacts(),
+            });
         }
         if steps.is_multiple_of(record_every) || steps == total_steps {
             let last = steps == total_steps;

@@ -185,6 +185,7 @@ fn a_long_run_keeps_bounded_records() {
     let hooks = RunHooks {
         progress: &mut |_, _| {},
         rows: Some(&mut sink),
+        on_step: None,
     };
     let outcome = tribo_runner::run_with(&project, &registry, "still", &options, hooks).expect("run");
     assert_eq!(outcome.steps, steps);

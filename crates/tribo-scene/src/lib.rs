@@ -8,6 +8,7 @@
 
 mod bodies;
 mod cnoid;
+mod code;
 mod controllers;
 pub mod expr;
 mod metrics;

@@ -32,7 +32,7 @@ use crate::pads::read_pad;
 use crate::params::Parameters;
 use crate::reader::Reader;
 use crate::signals::{default_signals, read_signal, SignalSpec};
-use crate::{LinkRef, Scene, SceneBody, ScenePad};
+use crate::{Scene, SceneBody, ScenePad};
 
 /// A loaded project: the scene plus everything a run needs.
 #[derive(Debug, Clone)]
@@ -160,7 +160,7 @@ impl Project {
         let controllers = read_list(f.get_value(&["controllers"]), |n| read_controller(n, &bodies, &reader))?;
         let signals = match f.get_value(&["record"]) {
             Some(n) => read_list(Some(n), |n| read_signal(n, &bodies, &reader))?,
-            None => default_signals(&bodies),
+            None => default_signals(bodies.iter().map(|b| (b.name.as_str(), b.fixed_root))),
         };
         let metrics = read_list(f.get_value(&["metrics"]), |n| read_metric(n, &bodies, &reader))?;
         check_unique(
@@ -348,18 +348,7 @@ fn assemble_scene(
     project_pads: Vec<ScenePad>,
     materials: &MaterialTable,
 ) -> Result<Scene, Diagnostic> {
-    let mut pads: Vec<ScenePad> = bodies
-        .iter()
-        .enumerate()
-        .flat_map(|(body, b)| {
-            b.model.links.iter().enumerate().flat_map(move |(link, l)| {
-                l.pads.iter().map(move |spec| ScenePad {
-                    link: LinkRef { body, link },
-                    spec: spec.clone(),
-                })
-            })
-        })
-        .collect();
+    let mut pads = tribo_engine::declared_pads(bodies.iter().map(|b| b.model.as_ref()));
     pads.extend(project_pads);
     // What every engine needs of each body as placed (masses, inertias, joints), located at the
     // `.body` line of the link: a scene that loads is one every engine can build.

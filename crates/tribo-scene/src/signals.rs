@@ -128,13 +128,13 @@ fn default_name(kind: &SignalKind, bodies: &[BodyEntry]) -> String {
 }
 
 /// What is recorded when a project says nothing: the root position of every free body.
-pub fn default_signals(bodies: &[BodyEntry]) -> Vec<SignalSpec> {
+pub fn default_signals<'a>(bodies: impl IntoIterator<Item = (&'a str, bool)>) -> Vec<SignalSpec> {
     bodies
-        .iter()
+        .into_iter()
         .enumerate()
-        .filter(|(_, b)| !b.fixed_root)
-        .map(|(i, b)| SignalSpec {
-            name: format!("{}.pos", b.name),
+        .filter(|(_, (_, fixed_root))| !fixed_root)
+        .map(|(i, (name, _))| SignalSpec {
+            name: format!("{name}.pos"),
             kind: SignalKind::LinkPosition(LinkRef { body: i, link: 0 }),
         })
         .collect()

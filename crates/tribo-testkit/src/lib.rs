@@ -8,30 +8,11 @@ use std::sync::Arc;
 
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use tribo_engine::{Commands, Engine, EngineFactory, EngineOptions, SceneState};
-use tribo_engine::{LinkRef, Scene, SceneBody, ScenePad};
+use tribo_engine::{Scene, SceneBody};
 use tribo_material::{ContactTable, MaterialTable};
 use tribo_model::{Body, Geometry, Joint, JointKind, Link, Shape};
 
 pub const G: f64 = 9.81;
-
-/// Inertia of a solid of uniform density about its centre, in its own axes (textbook formulas;
-/// cylinder axis along y, as in Choreonoid).
-pub fn solid_inertia(geometry: &Geometry, mass: f64) -> Matrix3<f64> {
-    let d = match geometry {
-        Geometry::Box { size } => {
-            let (x2, y2, z2) = (size.x * size.x, size.y * size.y, size.z * size.z);
-            Vector3::new(y2 + z2, x2 + z2, x2 + y2) * (mass / 12.0)
-        }
-        Geometry::Sphere { radius } => Vector3::repeat(0.4 * mass * radius * radius),
-        Geometry::Cylinder { radius, height }
-        | Geometry::Capsule { radius, height }
-        | Geometry::Cone { radius, height } => {
-            let side = mass * (3.0 * radius * radius + height * height) / 12.0;
-            Vector3::new(side, 0.5 * mass * radius * radius, side)
-        }
-    };
-    Matrix3::from_diagonal(&d)
-}
 
 pub fn joint(kind: JointKind, name: &str, axis: Vector3<f64>) -> Joint {
     Joint {
@@ -73,7 +54,7 @@ pub fn link(
 }
 
 pub fn with_shape(mut link: Link, geometry: Geometry) -> Link {
-    link.inertia = solid_inertia(&geometry, link.mass);
+    link.inertia = geometry.solid_inertia(link.mass);
     link.shapes.push(Shape {
         geometry,
         pose: Isometry3::identity(),
@@ -98,17 +79,9 @@ pub fn body(name: &str, mut links: Vec<Link>) -> Body {
     }
 }
 
-/// A one-link free body made of one solid.
+/// A one-link free body made of one solid ([`Body::solid`]).
 pub fn solid(name: &str, geometry: Geometry, mass: f64, material: &str) -> Body {
-    let root = link(
-        name,
-        None,
-        joint(JointKind::Free, "root", Vector3::z()),
-        Isometry3::identity(),
-        mass,
-        material,
-    );
-    body(name, vec![with_shape(root, geometry)])
+    Body::solid(name, geometry, mass, material)
 }
 
 /// The massless fixed root link `base` of an arm or a slider (material `Thing`).
@@ -235,18 +208,7 @@ pub fn scene(bodies: Vec<SceneBody>, contacts: ContactTable) -> Arc<Scene> {
 /// A scene whose pads are the ones declared on the links of its bodies (`pad:` in a body file),
 /// as a project's assembly lays them.
 pub fn scene_with_declared_pads(bodies: Vec<SceneBody>, contacts: ContactTable) -> Arc<Scene> {
-    let pads = bodies
-        .iter()
-        .enumerate()
-        .flat_map(|(body, b)| {
-            b.model.links.iter().enumerate().flat_map(move |(link, l)| {
-                l.pads.iter().map(move |spec| ScenePad {
-                    link: LinkRef { body, link },
-                    spec: spec.clone(),
-                })
-            })
-        })
-        .collect();
+    let pads = tribo_engine::declared_pads(bodies.iter().map(|b| b.model.as_ref()));
     Arc::new(Scene {
         name: "test".to_owned(),
         gravity: Vector3::new(0.0, 0.0, -G),
