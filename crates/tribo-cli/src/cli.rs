@@ -54,9 +54,16 @@ pub enum Command {
     #[command(after_help = "Examples:\n  \
         tribo sweep samples/ball/ball.yaml --param drop_height=0.25,0.5,1,2\n  \
         tribo sweep samples/incline/incline.yaml --param angle_deg=10,20,25,30,35 --out out/incline-sweep\n  \
-        tribo sweep samples/slide/slide.yaml --param speed=1,2,3 --time 1 --json\n\n\
+        tribo sweep samples/slide/slide.yaml --param speed=1,2,3 --time 1 --json\n  \
+        tribo sweep samples/ball/ball.yaml --param drop_height=0.25,0.5,1,2 --shard 1/2 --out shards/1\n  \
+        tribo sweep --merge shards/1 shards/2 --out out/ball-sweep\n\n\
         Every combination of the --param values is one grid point (one project load with those\n\
-        overrides) run on every engine. --out DIR writes sweep.html, sweep.json and plots/*.svg|png.")]
+        overrides) run on every engine. --out DIR writes sweep.html, sweep.json and plots/*.svg|png.\n\
+        \n\
+        On several machines (a Slurm array job, a Kubernetes indexed Job): each runs the same command\n\
+        with --shard K/N --out DIR (shard K of N takes grid points K, K+N, K+2N, ...; DIR gets\n\
+        shard.json), then --merge DIR... joins the N shards into the sweep.json, sweep.html and plots\n\
+        the sweep would have written on one machine. Examples: docs/sweeps.md.")]
     Sweep(SweepArgs),
     /// Generate a ZMP walking pattern for a biped and write it as a Choreonoid .seq
     #[command(after_help = "Examples:\n  \
@@ -161,15 +168,79 @@ pub struct CompareArgs {
     pub engines: Vec<String>,
 }
 
+/// `tribo sweep`: a grid (or one shard of it) from a project, or `--merge` of shards. The
+/// project's options are those of [`ProjectArgs`], spelled out because with `--merge` there is no
+/// project.
 #[derive(Args)]
 pub struct SweepArgs {
-    #[command(flatten)]
-    pub project: ProjectArgs,
+    /// The project file
+    #[arg(required_unless_present = "merge")]
+    pub project: Option<PathBuf>,
     /// A project parameter and its values, comma-separated (repeatable: the grid is every
     /// combination)
-    #[arg(long = "param", value_name = "NAME=V1,V2,...", required = true)]
+    #[arg(long = "param", value_name = "NAME=V1,V2,...", required_unless_present = "merge")]
     pub params: Vec<String>,
     /// Comma-separated engines (default: the project's engines, else every engine)
     #[arg(long, value_delimiter = ',')]
     pub engines: Vec<String>,
+    /// Override a project parameter (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Merge an extra material table after the project's own (repeatable)
+    #[arg(long = "materials", value_name = "EXTRA.yaml")]
+    pub materials: Vec<PathBuf>,
+    /// Simulated time in seconds (overrides the project's duration)
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Run only shard K of N (1 ≤ K ≤ N): the grid points K, K+N, K+2N, ... (counting from 1 in
+    /// grid order). Needs --out DIR, where it writes DIR/shard.json for --merge.
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
+    /// Join the shards written by --shard K/N --out SHARD_DIR (every K from 1 to N, each once)
+    /// into the sweep's table or JSON and, with --out, its sweep.json, sweep.html and plots
+    #[arg(
+        long,
+        value_name = "SHARD_DIR",
+        num_args = 1..,
+        conflicts_with_all = ["project", "params", "engines", "set", "materials", "time", "shard",
+            "strict", "allow_long_run", "share"]
+    )]
+    pub merge: Vec<PathBuf>,
+    /// Write results into this directory: sweep.html, sweep.json and plots/*.svg|png; with
+    /// --shard, shard.json
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display
+    #[arg(long)]
+    pub quiet: bool,
+    /// Treat warnings about unknown materials as errors
+    #[arg(long)]
+    pub strict: bool,
+    /// Run even if a run takes more than 10 000 000 steps (duration / time step)
+    #[arg(long)]
+    pub allow_long_run: bool,
+    /// The share directory `${SHARE}` stands for (default: tribo's `share/`)
+    #[arg(long, value_name = "DIR")]
+    pub share: Option<PathBuf>,
+}
+
+impl SweepArgs {
+    /// The project and its options as `run` and `compare` take them; `None` with `--merge`.
+    pub fn project_args(&self) -> Option<ProjectArgs> {
+        Some(ProjectArgs {
+            project: self.project.clone()?,
+            set: self.set.clone(),
+            materials: self.materials.clone(),
+            time: self.time,
+            out: self.out.clone(),
+            json: self.json,
+            quiet: self.quiet,
+            strict: self.strict,
+            allow_long_run: self.allow_long_run,
+            share: self.share.clone(),
+        })
+    }
 }

@@ -178,10 +178,15 @@ pub fn compare_text(project: &Project, records: &[RunRecord]) -> String {
 /// Metric `i` of a run as a table cell: value (error, ok/FAIL), or `failed` for a run that
 /// failed (its numbers would describe a run cut short, not the scene).
 pub fn metric_cell(r: &RunRecord, i: usize) -> String {
-    if r.is_failed() {
+    metric_text(r.is_failed(), r.outcome.metrics.get(i))
+}
+
+/// A metric as a table cell ([`metric_cell`]), of a run that failed or not.
+pub fn metric_text(failed: bool, metric: Option<&tribo_runner::MetricResult>) -> String {
+    if failed {
         return "failed".to_string();
     }
-    r.outcome.metrics.get(i).map_or_else(String::new, |m| {
+    metric.map_or_else(String::new, |m| {
         let err = error_text(m);
         if err.is_empty() {
             m.value.display()

@@ -28,7 +28,7 @@ use tribo_scene::Project;
 pub use plots::{signal_columns, Constant, LinePlot, Series};
 pub use pressure::{heat, pressure_maps, write_pressure_images, PressureImage, PressureMap, PressureRecorder};
 pub use replay_data::{replay_json, MAX_REPLAY_FRAMES};
-pub use sweep::{write_sweep_report, SweepPoint, SweepReport};
+pub use sweep::{write_sweep_report, SweepPoint, SweepReport, SweepRun};
 
 /// A report could not be written.
 #[derive(Debug, thiserror::Error)]

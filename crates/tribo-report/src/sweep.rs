@@ -2,8 +2,9 @@
 //! of the other swept parameters), as SVG and PNG files and one `sweep.html`.
 
 use std::path::Path;
+use std::time::Duration;
 
-use tribo_runner::RunRecord;
+use tribo_runner::{MetricResult, RunRecord};
 
 use crate::format::escape_html;
 use crate::html::{figures_html, page, Figure};
@@ -11,15 +12,65 @@ use crate::plots::{write_plot, LinePlot, Series};
 use crate::table::metric_cell;
 use crate::{io_error, ReportError, ReportFiles};
 
-/// One grid point: the swept parameters' values (in [`SweepReport::parameters`] order) and one
-/// run per engine (in [`SweepReport::engines`] order).
-#[derive(Debug, Clone)]
-pub struct SweepPoint {
-    pub values: Vec<String>,
-    pub runs: Vec<RunRecord>,
+/// One engine's run at a grid point, as a sweep shows it: what its table, JSON and plots need and
+/// nothing more (no trajectory, no replay), so a sweep of many points stays small in memory and a
+/// part of it can be stored and joined with the others (`tribo sweep --shard`, `--merge`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepRun {
+    pub engine: String,
+    /// Steps completed (up to the failure, for a failed run).
+    pub steps: u64,
+    /// s.
+    pub simulated_time: f64,
+    pub wall_time: Duration,
+    pub metrics: Vec<MetricResult>,
+    pub warnings: Vec<String>,
+    /// Why the run failed, as [`RunRecord::failure_text`] words it; `None` for a finished run.
+    pub failure: Option<String>,
 }
 
-#[derive(Debug, Clone)]
+impl SweepRun {
+    /// Steps per wall-clock second (∞ for a run that took no measurable time), as
+    /// [`RunOutcome::steps_per_second`](tribo_runner::RunOutcome::steps_per_second).
+    pub fn steps_per_second(&self) -> f64 {
+        let secs = self.wall_time.as_secs_f64();
+        if secs > 0.0 {
+            self.steps as f64 / secs
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    pub fn is_failed(&self) -> bool {
+        self.failure.is_some()
+    }
+}
+
+impl From<RunRecord> for SweepRun {
+    fn from(record: RunRecord) -> SweepRun {
+        let failure = record.failure_text();
+        let outcome = record.outcome;
+        SweepRun {
+            engine: outcome.engine,
+            steps: outcome.steps,
+            simulated_time: outcome.simulated_time,
+            wall_time: outcome.wall_time,
+            metrics: outcome.metrics,
+            warnings: outcome.warnings,
+            failure,
+        }
+    }
+}
+
+/// One grid point: the swept parameters' values (in [`SweepReport::parameters`] order) and one
+/// run per engine (in [`SweepReport::engines`] order).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepPoint {
+    pub values: Vec<String>,
+    pub runs: Vec<SweepRun>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct SweepReport {
     pub project: String,
     pub parameters: Vec<String>,
@@ -33,7 +84,7 @@ impl SweepReport {
         self.points
             .first()
             .and_then(|p| p.runs.first())
-            .map(|r| r.outcome.metrics.iter().map(|m| m.name.clone()).collect())
+            .map(|r| r.metrics.iter().map(|m| m.name.clone()).collect())
             .unwrap_or_default()
     }
 
@@ -47,7 +98,7 @@ impl SweepReport {
                 .points
                 .iter()
                 .flat_map(|p| &p.runs)
-                .any(|r| r.outcome.metrics.get(mi).and_then(|m| m.value.as_number()).is_some());
+                .any(|r| r.metrics.get(mi).and_then(|m| m.value.as_number()).is_some());
             if !numeric {
                 continue;
             }
@@ -55,7 +106,7 @@ impl SweepReport {
                 .points
                 .iter()
                 .flat_map(|p| &p.runs)
-                .find_map(|r| r.outcome.metrics.get(mi))
+                .find_map(|r| r.metrics.get(mi))
                 .map(|m| m.unit.clone())
                 .unwrap_or_default();
             for (pi, param) in self.parameters.iter().enumerate() {
@@ -113,7 +164,7 @@ impl SweepReport {
                 let Some(y) = point
                     .runs
                     .get(ei)
-                    .and_then(|r| r.outcome.metrics.get(mi))
+                    .and_then(|r| r.metrics.get(mi))
                     .and_then(|m| m.value.as_number())
                 else {
                     continue;
@@ -153,16 +204,16 @@ impl SweepReport {
         }
         out.push_str("<th>steps/s</th></tr></thead>\n<tbody>\n");
         for point in &self.points {
-            for o in point.runs.iter().map(|r| &r.outcome) {
+            for r in &point.runs {
                 out.push_str("<tr>");
                 for v in &point.values {
                     out.push_str(&format!("<td>{}</td>", escape_html(v)));
                 }
-                out.push_str(&format!("<td>{}</td>", escape_html(&o.engine)));
+                out.push_str(&format!("<td>{}</td>", escape_html(&r.engine)));
                 for i in 0..metrics.len() {
-                    out.push_str(&metric_cell(o.metrics.get(i)));
+                    out.push_str(&metric_cell(r.metrics.get(i)));
                 }
-                out.push_str(&format!("<td>{:.0}</td></tr>\n", o.steps_per_second()));
+                out.push_str(&format!("<td>{:.0}</td></tr>\n", r.steps_per_second()));
             }
         }
         out.push_str("</tbody>\n</table>\n");

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::Vector3;
 use tribo_material::MaterialId;
-use tribo_report::{write_compare_report, write_sweep_report, EngineRun, PressureRecorder, SweepPoint, SweepReport};
+use tribo_report::{
+    write_compare_report, write_sweep_report, EngineRun, PressureRecorder, SweepPoint, SweepReport, SweepRun,
+};
 use tribo_runner::{ContactRecord, PatchDetail, RunOptions, RunOutcome, RunRecord};
 use tribo_scene::{LinkRef, LoadOptions, Project};
 
@@ -193,7 +195,7 @@ fn sweep_report_plots_each_metric_against_the_parameter() {
             let project = ball(&[("drop_height", h)]);
             SweepPoint {
                 values: vec![h.to_string()],
-                runs: vec![RunRecord::finished(run(&project, 0.8, 1.0 / 60.0))],
+                runs: vec![SweepRun::from(RunRecord::finished(run(&project, 0.8, 1.0 / 60.0)))],
             }
         })
         .collect();
