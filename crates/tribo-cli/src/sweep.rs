@@ -44,22 +44,12 @@ pub fn parse_axis(text: &str) -> Result<Axis, Failure> {
     Ok(Axis { name, values })
 }
 
-/// Every combination of the axes' values, the first axis varying slowest.
+/// Every combination of the axes' values, the first axis varying slowest (the library's
+/// [`tribo::Grid`] order).
 pub fn grid(axes: &[Axis]) -> Vec<Vec<String>> {
-    let mut points = vec![Vec::new()];
-    for axis in axes {
-        points = points
-            .into_iter()
-            .flat_map(|p| {
-                axis.values.iter().map(move |v| {
-                    let mut next = p.clone();
-                    next.push(v.clone());
-                    next
-                })
-            })
-            .collect();
-    }
-    points
+    axes.iter()
+        .fold(tribo::Grid::new(), |grid, axis| grid.axis(&axis.name, &axis.values))
+        .points()
 }
 
 fn overrides(args: &ProjectArgs, axes: &[Axis], values: &[String]) -> Result<BTreeMap<String, String>, Failure> {
