@@ -136,3 +136,40 @@ fn sr1_walks_on_rapier_and_slips_with_the_slippy_set() {
 fn sr1_walks_on_cslc_and_slips_with_the_slippy_set() {
     walk("cslc");
 }
+
+/// SR1 from its URDF walks as SR1 from its body file: same joints (URDF file order gives the ids
+/// the pattern's columns use), same dynamics (crates/tribo-pgs/tests/urdf_dynamics.rs), the soles
+/// mapped to `Sole` by the project's `link_materials` pattern. The URDF's collision boxes are
+/// the body file's shapes, so on pgs the two walks end within 1 mm of each other.
+#[test]
+fn sr1_from_its_urdf_walks_like_sr1_from_its_body_file() {
+    let body_file = run(&load(PROJECT, &[], &[]), "pgs");
+    let urdf = run(&load(PROJECT, &[("robot", "SR1.urdf")], &[]), "pgs");
+    assert!(!fell(&urdf), "SR1.urdf fell");
+    let (a, b) = (
+        metric(&body_file, "forward_progress"),
+        metric(&urdf, "forward_progress"),
+    );
+    println!("forward progress: SR1.body {a:.5} m, SR1.urdf {b:.5} m");
+    assert!((a - b).abs() < 1e-3, "SR1.body walked {a} m, SR1.urdf {b} m");
+}
+
+/// `link_materials: {"*_ANKLE_R": Sole}` gives both ankle-roll links of the URDF robot `Sole`
+/// and leaves the other 28 links on `Default`.
+#[test]
+fn a_link_materials_pattern_sets_every_link_it_matches() {
+    let project = load(PROJECT, &[("robot", "SR1.urdf")], &[]);
+    let scene = &project.scene;
+    let sr1 = scene.body_index("SR1").expect("SR1");
+    let body = &scene.bodies[sr1];
+    let names: Vec<(&str, &str)> = body
+        .model
+        .links
+        .iter()
+        .zip(&body.link_materials)
+        .map(|(l, m)| (l.name.as_str(), scene.contacts.name(*m)))
+        .collect();
+    let soles: Vec<&str> = names.iter().filter(|(_, m)| *m == "Sole").map(|(l, _)| *l).collect();
+    assert_eq!(soles, ["RLEG_ANKLE_R", "LLEG_ANKLE_R"]);
+    assert!(names.iter().filter(|(_, m)| *m != "Sole").all(|(_, m)| *m == "Default"));
+}

@@ -21,11 +21,15 @@ enum Kind {
 }
 
 pub fn execute(args: &CheckArgs) -> CliResult {
-    let root = tribo_yaml::parse_file(&args.path)?;
+    let kind = if tribo_model::is_urdf(&args.path) {
+        Kind::Body
+    } else {
+        detect(&args.path, &tribo_yaml::parse_file(&args.path)?)?
+    };
     let mut notes: Vec<String> = Vec::new();
-    let (summary, warnings) = match detect(&args.path, &root)? {
+    let (summary, warnings) = match kind {
         Kind::Body => {
-            let body = tribo_model::load_body(&args.path)?;
+            let body = tribo_model::load_model(&args.path)?;
             // The checks every engine's build runs; the body's own root joint says whether the
             // world holds its root (a project can still fix it).
             tribo_model::validate(&body, false)?;

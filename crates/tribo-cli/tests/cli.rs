@@ -49,6 +49,32 @@ fn check_sr1_reports_links_joints_and_mass() {
     insta::assert_json_snapshot!("sr1_check", v);
 }
 
+/// SR1's URDF summarises as its body file does: 30 links, 29 revolute joints, 130.8 kg.
+#[test]
+fn check_sr1_urdf_reports_the_same_robot_as_its_body_file() {
+    let o = tribo(&["check", "share/choreonoid/model/SR1.urdf", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["links"], 30);
+    assert_eq!(v["joints"], 29);
+    assert_eq!(v["joint_types"]["revolute"], 29);
+    let mass = v["total_mass_kg"].as_f64().expect("a mass");
+    assert!((mass - 130.8).abs() < 1e-9, "{mass}");
+
+    let dir = temp_dir("check", "urdf");
+    let bad = dir.join("bad.urdf");
+    std::fs::write(
+        &bad,
+        "<robot name=\"r\">\n  <link name=\"a\"/>\n  <link name=\"b\"/>\n  <joint name=\"j\" type=\"fixed\">\n    <parent link=\"a\"/><child link=\"c\"/>\n  </joint>\n</robot>\n",
+    )
+    .expect("write");
+    let o = tribo(&["check", bad.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("bad.urdf:4:3: joint names link `c`"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn invalid_input_is_located_with_exit_status_2() {
     let o = tribo(&["check", "tests/malformed-projects/unknown-metric-kind.yaml"]);

@@ -8,17 +8,21 @@
 
 mod body;
 mod body_file;
+mod load;
 mod motion;
 mod pad;
 mod seq_file;
 mod solid;
 mod summary;
+mod urdf;
 mod validate;
 
 pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
 pub use body_file::{load_body, parse_body, read_project_pad};
+pub use load::{is_urdf, load_model};
 pub use motion::{JointMotion, ZmpSeq};
 pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};
+pub use urdf::{load_urdf, parse_urdf};
 pub use validate::{rigid_groups, validate, RigidGroups};

@@ -130,6 +130,7 @@ mod compliant;
 mod contacts;
 mod culling;
 mod degenerate;
+mod dynamics;
 mod error;
 mod impacts;
 mod integrate;
@@ -141,6 +142,8 @@ mod step;
 use std::sync::Arc;
 
 use step::PgsEngine;
+
+pub use dynamics::{body_dynamics, BodyDynamics};
 
 use tribo_engine::Scene;
 use tribo_engine::{BuildError, ContactHost, Engine, EngineFactory, EngineOptions, HostFactory, MaterialParameter};

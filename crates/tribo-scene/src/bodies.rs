@@ -52,7 +52,7 @@ pub fn read_body(
     let model = match models.get(&path) {
         Some(m) => Arc::clone(m),
         None => {
-            let body = tribo_model::load_body(&path).map_err(|e| {
+            let body = tribo_model::load_model(&path).map_err(|e| {
                 if e.location.line == 0 {
                     model_node.error(format!("cannot load model `{}`: {}", path.display(), e.message))
                 } else {
@@ -133,7 +133,11 @@ fn read_joint_positions(node: Option<&Node>, model: &Body, reader: &Reader) -> R
     Ok(q)
 }
 
-/// `material: NAME` for every link, then `link_materials: {LINK: NAME}` per link.
+/// `material: NAME` for every link, then `link_materials: {LINK: NAME}` in order: a key is a
+/// link name, or a pattern (`*` any run of characters, `?` one, `[abc]` one of a set) that sets
+/// every link it matches — URDF robots have no contact materials, so a project maps them, e.g.
+/// `{"*": Robot, "*_ANKLE_R": Sole}` (later entries win). A key that matches no link is an error
+/// naming the closest link.
 fn read_link_materials(
     f: &Fields,
     model: &Body,
@@ -152,11 +156,30 @@ fn read_link_materials(
     }
     if let Some(n) = f.get_value(&["link_materials"]) {
         for entry in &n.as_map()?.entries {
-            let link = find_link(model, &entry.key, &entry.key_location)?;
-            names[link] = (reader.text(&entry.value)?, Some(entry.value.location.clone()));
+            let material = reader.text(&entry.value)?;
+            for link in links_matching(model, &entry.key, &entry.key_location)? {
+                names[link] = (material.clone(), Some(entry.value.location.clone()));
+            }
         }
     }
     Ok(names)
+}
+
+/// The links a `link_materials` key names: the link of that name, else every link the key
+/// matches as a pattern; an error naming the closest link when none.
+fn links_matching(model: &Body, key: &str, at: &Location) -> Result<Vec<usize>, Diagnostic> {
+    if let Some(link) = model.link_index(key) {
+        return Ok(vec![link]);
+    }
+    let pattern = glob::Pattern::new(key)
+        .map_err(|e| Diagnostic::error(at.clone(), format!("`{key}` is not a link name pattern: {e}")))?;
+    let matched: Vec<usize> = (0..model.links.len())
+        .filter(|&i| pattern.matches(&model.links[i].name))
+        .collect();
+    if matched.is_empty() {
+        return find_link(model, key, at).map(|link| vec![link]);
+    }
+    Ok(matched)
 }
 
 /// A link of `model` by name, with the closest name on failure.
