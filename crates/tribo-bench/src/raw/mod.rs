@@ -204,3 +204,39 @@ impl Stepper for RawRapier {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::tribo_stepper::TriboStepper;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    /// Raw rapier and tribo's rapier engine on the same project: same contacts, same heights.
+    fn agree(project: &str, steps: u64, tolerance: f64) {
+        let project = crate::project::load(&root().join(project), Some(root().join("share"))).expect("loads");
+        let mut raw = RawRapier::new(&project).expect("raw world builds");
+        let mut tribo = TriboStepper::new(&project, "rapier").expect("engine builds");
+        for step in 1..=steps {
+            raw.step(step).expect("raw step");
+            tribo.step(step).expect("tribo step");
+        }
+        let (a, b) = (raw.top_height(), tribo.top_height());
+        assert!((a - b).abs() < tolerance, "top height: raw {a}, tribo {b}");
+        assert_eq!(raw.contacts(), tribo.contacts);
+    }
+
+    #[test]
+    fn raw_rapier_and_the_rapier_engine_agree_on_a_pile() {
+        agree("samples/bench/pile-50.yaml", 100, 1e-4);
+    }
+
+    #[test]
+    fn raw_rapier_and_the_rapier_engine_agree_on_sr1_standing() {
+        agree("samples/bench/sr1-standing.yaml", 100, 1e-5);
+    }
+}
