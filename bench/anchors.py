@@ -184,6 +184,10 @@ def main():
             "N-box piles, landing, " + ("steps 1–100" if args.quick else "steps 1–200") + ":",
             "",
             tables.scaling_table(results, PILE_SIZES, PILE_ENGINES, "1-100" if args.quick else "1-200"),
+            "",
+            "Where each engine ends each scene (last round): the highest free root link origin, and the contacts as each engine counts them (the worlds must agree).",
+            "",
+            tables.check_table(results, [name for name, *_ in scenes(args.quick)]),
         ]
     )
     print(report)

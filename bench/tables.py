@@ -85,3 +85,22 @@ def scaling_table(results, sizes, engines, phase):
             cells.append("—" if r is None else f"{r:.1f}")
         lines.append(f"| {n} | {n / base:.0f} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def check_table(results, scenes):
+    """The state each engine ends a scene in, in the last round: the highest free root (m) and the
+    number of contacts — the worlds under comparison must agree."""
+    last = results[-1]
+    head = " | ".join(label for _, label in ENGINE_COLUMNS)
+    lines = [f"| scene | {head} |", "|---|" + "---|" * len(ENGINE_COLUMNS)]
+    for scene in scenes:
+        cells = []
+        for engine, _ in ENGINE_COLUMNS:
+            run = (last.get((scene, engine)) or {}).get("_run")
+            if run is None:
+                cells.append("")
+                continue
+            top = run.get("top_height_at_end")
+            cells.append(f"{top:.4f} m, {run.get('contacts_at_end')}" if top is not None else f"{run.get('contacts_at_end')}")
+        lines.append(f"| {scene} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
