@@ -13,13 +13,15 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     files_with(dir, CHECKED, out);
 }
 
-/// Every file below `dir` (outside `target/` and `.git/`) with one of `extensions`, or named `run`.
+/// Every file below `dir` (outside `target/`, `.git/` and Python environments such as the one
+/// `bench/anchors.py` installs MuJoCo into, `bench/.venv/`) with one of `extensions`, or named
+/// `run`.
 fn files_with(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name();
-        if name == "target" || name == ".git" {
+        if name == "target" || name == ".git" || name == ".venv" {
             continue;
         }
         if path.is_dir() {

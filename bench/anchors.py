@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Benchmarks that compare like with like (issue #14): tribo's engines, raw rapier and MuJoCo on
+the same scenes, in interleaved rounds, CPU time of the stepping loop only.
+
+    python3 bench/anchors.py                 # 3 rounds (about 10 minutes on 2 cores)
+    python3 bench/anchors.py --rounds 5
+    python3 bench/anchors.py --quick         # 1 round, shorter runs: a smoke test of the set-up
+
+What it does:
+1. creates bench/.venv (git-ignored) and installs MuJoCo from PyPI into it, once;
+2. builds the timing driver, `cargo build --release -p tribo-bench` (CARGO_TARGET_DIR honoured);
+3. describes every scene with `tribo-bench describe` (samples/bench/*.yaml) and builds the same
+   scene in MuJoCo from that description (bench/mujoco_scenes.py);
+4. runs every (scene, engine) measurement once per round, each in a fresh process, the order of
+   the measurements rotated by one every round; tribo's engines and raw rapier through
+   `tribo-bench time`, MuJoCo through bench/mujoco_time.py; RAYON_NUM_THREADS=1 (one thread
+   everywhere, as MuJoCo steps);
+5. prints one markdown report: machine, date, load average before and after, the ratio table
+   (medians of per-round ratios) and the N-box scaling tables; writes it with the raw per-round
+   numbers to bench/out/ (git-ignored).
+
+Scenes and step ranges: samples/bench/README.md.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import tables
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+VENV = HERE / ".venv"
+SAMPLES = ROOT / "samples"
+PILE_SIZES = [50, 100, 200, 500, 1000]
+PILE_ENGINES = ["mujoco", "raw-rapier", "pgs", "rapier"]
+
+
+def scenes(quick):
+    """(name, project, phases, engines) of every measurement; phases are step ranges from 1."""
+    pile_phases = "1-100,101-300" if quick else "1-200,201-1000"
+    walk = "1-1500" if quick else "1-6700"
+    walker = "1-1000" if quick else "1-3800"
+    out = [
+        ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"]),
+        ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"]),
+        ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["pgs", "cslc"]),
+        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"]),
+    ]
+    for n in PILE_SIZES:
+        out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES))
+    return out
+
+
+def anchor_rows(quick):
+    pile = ("1-100", "101-300") if quick else ("1-200", "201-1000")
+    return [
+        ("SR1 standing, landing", "sr1-standing", "1-200", ["mujoco", "raw-rapier", "pgs", "rapier"]),
+        ("SR1 standing, steady", "sr1-standing", "201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"]),
+        ("SR1 walk (position-mode PD)", "sr1-walk", "1-1500" if quick else "1-6700", ["mujoco", "raw-rapier", "pgs", "rapier"]),
+        ("500-box pile, landing", "pile-500", pile[0], PILE_ENGINES),
+        ("500-box pile, steady", "pile-500", pile[1], PILE_ENGINES),
+        ("gentle-grasp, closing", "gentle-grasp", "1-300", ["pgs", "cslc"]),
+        ("gentle-grasp, held and lifted", "gentle-grasp", "301-2000", ["pgs", "cslc"]),
+        ("walker, whole run", "walker", "1-1000" if quick else "1-3800", ["pgs", "rapier", "cslc"]),
+    ]
+
+
+def venv_python():
+    """bench/.venv's interpreter, with mujoco installed (created on first use)."""
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        print(f"creating {VENV.relative_to(ROOT)}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    probe = subprocess.run([str(python), "-c", "import mujoco"], capture_output=True)
+    if probe.returncode != 0:
+        print("installing mujoco from PyPI into bench/.venv", file=sys.stderr)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "mujoco"], check=True)
+    return python
+
+
+def build_driver():
+    subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "tribo-bench"], cwd=ROOT, check=True)
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    if not target.is_absolute():
+        target = ROOT / target
+    return target / "release" / "tribo-bench"
+
+
+def machine():
+    model = "unknown"
+    for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    return {"cpu": model, "nproc": os.cpu_count(), "kernel": platform.release()}
+
+
+def loadavg():
+    return " ".join(pathlib.Path("/proc/loadavg").read_text().split()[:3])
+
+
+def git_commit():
+    r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True)
+    return r.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
+
+
+def measure(driver, python, descriptions, scene, project, phases, engine, env):
+    """{phase: CPU seconds per step} of one run in a fresh process."""
+    if engine == "mujoco":
+        cmd = [str(python), str(HERE / "mujoco_time.py"), str(descriptions[scene]), phases]
+    else:
+        cmd = [str(driver), "time", str(project), "--engine", engine, "--phases", phases]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        print(f"{scene} on {engine} failed: {r.stderr.strip()}", file=sys.stderr)
+        return None
+    out = json.loads(r.stdout)
+    return {p["steps"]: p["per_step_s"] for p in out["phases"]} | {"_run": out}
+
+
+def main():
+    parser = argparse.ArgumentParser(description="tribo vs raw rapier vs MuJoCo on the benchmark scenes")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3; 1 with --quick)")
+    parser.add_argument("--quick", action="store_true", help="1 round of shorter runs")
+    parser.add_argument("--out", type=pathlib.Path, default=HERE / "out", help="directory for the report and raw numbers")
+    args = parser.parse_args()
+    rounds = 1 if args.quick and args.rounds == 3 else max(1, args.rounds)
+
+    python = venv_python()
+    mujoco_version = subprocess.run([str(python), "-c", "import mujoco; print(mujoco.__version__)"], capture_output=True, text=True).stdout.strip()
+    driver = build_driver()
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    jobs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        descriptions = {}
+        for name, project, phases, engines in scenes(args.quick):
+            if "mujoco" in engines:
+                path = pathlib.Path(tmp) / f"{name}.json"
+                path.write_text(subprocess.run([str(driver), "describe", str(project)], cwd=ROOT, check=True, capture_output=True, text=True).stdout)
+                descriptions[name] = path
+            jobs += [(name, project, phases, engine) for engine in engines]
+
+        started = datetime.datetime.now(datetime.timezone.utc)
+        load_before = loadavg()
+        loads = []
+        results = []
+        t0 = time.monotonic()
+        for r in range(rounds):
+            shift = (r * len(jobs)) // rounds
+            order = jobs[shift:] + jobs[:shift]
+            round_results = {}
+            for name, project, phases, engine in order:
+                round_results[(name, engine)] = measure(driver, python, descriptions, name, project, phases, engine, env) or {}
+            results.append(round_results)
+            loads.append(loadavg())
+            print(f"round {r + 1}/{rounds} done, load average {loads[-1]}", file=sys.stderr)
+        elapsed = time.monotonic() - t0
+        load_after = loadavg()
+
+    m = machine()
+    report = "\n".join(
+        [
+            f"Date: {started:%Y-%m-%d %H:%M} UTC. Machine: {m['cpu']} (`/proc/cpuinfo`), `nproc` {m['nproc']}, Linux {m['kernel']}.",
+            f"Load average (1, 5, 15 min) before: {load_before}; after each round: {'; '.join(loads)}; after: {load_after}.",
+            f"Code: {git_commit()}; MuJoCo {mujoco_version} (PyPI); {rounds} interleaved round(s){' (--quick)' if args.quick else ''}, {elapsed:.0f} s.",
+            "",
+            "Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios.",
+            "",
+            tables.anchor_table(results, anchor_rows(args.quick)),
+            "",
+            "N-box piles, " + ("steps 101–300" if args.quick else "steady state, steps 201–1000") + ": CPU time per step and its ratio to the 50-box pile's.",
+            "",
+            tables.scaling_table(results, PILE_SIZES, PILE_ENGINES, "101-300" if args.quick else "201-1000"),
+            "",
+            "N-box piles, landing, " + ("steps 1–100" if args.quick else "steps 1–200") + ":",
+            "",
+            tables.scaling_table(results, PILE_SIZES, PILE_ENGINES, "1-100" if args.quick else "1-200"),
+            "",
+            "Where each engine ends each scene (last round): the highest free root link origin, and the contacts as each engine counts them (the worlds must agree).",
+            "",
+            tables.check_table(results, [name for name, *_ in scenes(args.quick)]),
+        ]
+    )
+    print(report)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.out / f"anchors-{started:%Y%m%d-%H%M}"
+    stem.with_suffix(".md").write_text(report + "\n")
+    raw = [{f"{k[0]} {k[1]}": v for k, v in r.items()} for r in results]
+    stem.with_suffix(".json").write_text(json.dumps({"machine": m, "rounds": raw}, indent=1))
+    print(f"\nwritten: {stem.with_suffix('.md').relative_to(ROOT)} and .json", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

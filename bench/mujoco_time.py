@@ -1,0 +1,73 @@
+"""Time a scene in MuJoCo: `python mujoco_time.py DESCRIPTION.json PHASES` prints JSON like
+`tribo-bench time` (CPU time of the stepping loop per step range, from 1).
+
+Run inside the bench venv (bench/anchors.py does). Steps with constant controls run as one
+`mj_step(..., nstep=N)` call; a joint pattern sets the controls before every step from Python.
+"""
+
+import json
+import sys
+import time
+
+import mujoco
+
+import mujoco_scenes
+
+
+def parse_phases(text):
+    phases = []
+    for part in text.split(","):
+        a, b = part.split("-")
+        phases.append((int(a), int(b)))
+    return phases
+
+
+def run(model, data, schedule, first, last):
+    """Steps first..=last (from 1)."""
+    if schedule is None:
+        mujoco.mj_step(model, data, nstep=last - first + 1)
+        return
+    ctrl = data.ctrl
+    step = mujoco.mj_step
+    for k in range(first - 1, last):
+        ctrl[:] = schedule[k]
+        step(model, data)
+
+
+def main():
+    desc_path, phases_text = sys.argv[1], sys.argv[2]
+    with open(desc_path) as f:
+        desc = json.load(f)
+    build_start = time.process_time()
+    model, data, schedule = mujoco_scenes.build(desc)
+    build = time.process_time() - build_start
+    out = []
+    step = 1
+    for first, last in parse_phases(phases_text):
+        if first > step:
+            run(model, data, schedule, step, first - 1)
+        start = time.process_time()
+        run(model, data, schedule, first, last)
+        cpu = time.process_time() - start
+        step = last + 1
+        out.append({"steps": f"{first}-{last}", "count": last - first + 1, "cpu_s": cpu, "per_step_s": cpu / (last - first + 1)})
+    free = [model.jnt_qposadr[j] for j in range(model.njnt) if model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE]
+    top = max(data.qpos[a + 2] for a in free) if free else None
+    print(
+        json.dumps(
+            {
+                "project": desc["project"],
+                "engine": "mujoco",
+                "mujoco": mujoco.__version__,
+                "time_step": model.opt.timestep,
+                "build_cpu_s": build,
+                "phases": out,
+                "contacts_at_end": int(data.ncon),
+                "top_height_at_end": top,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
