@@ -83,6 +83,10 @@ pub struct MaterialsArgs {
     /// Print JSON
     #[arg(long)]
     pub json: bool,
+    /// Write the merged table as a material-table file (Choreonoid's YAML) that loads back to
+    /// the same table
+    #[arg(long, conflicts_with_all = ["json", "pair"])]
+    pub yaml: bool,
 }
 
 #[derive(Args)]

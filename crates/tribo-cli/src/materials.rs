@@ -1,4 +1,4 @@
-//! `tribo materials FILE... [--pair A B] [--json]`.
+//! `tribo materials FILE... [--pair A B] [--json | --yaml]`.
 
 use tribo_material::{pair_json, render, MaterialTable};
 
@@ -18,6 +18,13 @@ pub fn execute(args: &MaterialsArgs) -> CliResult {
         }
     }
     let table = merged.ok_or_else(|| Failure::input("no material table given"))?;
+    if args.yaml {
+        let text = table
+            .to_yaml()
+            .map_err(|e| Failure::input(format!("cannot write the table as YAML: {e}")))?;
+        crate::output::out!("{text}");
+        return Ok(());
+    }
     match &args.pair {
         Some(pair) if pair.len() == 2 => {
             let (a, b) = (&pair[0], &pair[1]);

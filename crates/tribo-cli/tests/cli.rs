@@ -16,6 +16,36 @@ fn materials_pair_ground_ball_is_the_explicit_entry() {
     );
 }
 
+/// `--yaml` writes the merged table as a file that `tribo materials` reads back to the same
+/// pairs (here the slippy Ground/Sole entry over the default table).
+#[test]
+fn materials_yaml_writes_a_table_that_reads_back_the_same() {
+    let slippy = "share/choreonoid/materials/SlippyMaterialSet.yaml";
+    let o = tribo(&["materials", DEFAULT_TABLE, slippy, "--yaml"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = temp_dir("materials", "yaml");
+    let written = dir.join("merged.yaml");
+    std::fs::write(&written, stdout(&o)).expect("write");
+    let written = written.to_str().expect("utf8");
+    for (a, b) in [
+        ("Ground", "Sole"),
+        ("Ground", "Ball"),
+        ("Ball", "Ball"),
+        ("Tire", "Ground"),
+    ] {
+        let original = tribo(&["materials", DEFAULT_TABLE, slippy, "--pair", a, b, "--json"]);
+        let again = tribo(&["materials", written, "--pair", a, b, "--json"]);
+        let parse = |o: &std::process::Output| -> serde_json::Value { serde_json::from_str(&stdout(o)).expect("json") };
+        let (x, y) = (parse(&original), parse(&again));
+        for key in ["static_friction", "dynamic_friction", "restitution", "extras"] {
+            assert_eq!(x[key], y[key], "{a}/{b} {key}");
+        }
+    }
+    let o = tribo(&["materials", DEFAULT_TABLE, "--yaml", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "--yaml and --json exclude each other");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn materials_pair_ball_ball_is_the_fallback() {
     let o = tribo(&["materials", DEFAULT_TABLE, "--pair", "Ball", "Ball", "--json"]);

@@ -50,6 +50,7 @@ mod read;
 pub mod render;
 mod table;
 mod unknown;
+mod write;
 
 pub use contact::{
     ContactMaterial, ContactOrigin, CONTACT_KEYS, DEFAULT_FRICTION, DEFAULT_RESTITUTION, WELL_KNOWN_CONTACT_EXTRAS,
