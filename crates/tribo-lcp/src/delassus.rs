@@ -54,6 +54,25 @@ pub trait DelassusRows {
             *value = self.row_dot(row, x);
         }
     }
+
+    /// Length of the velocity state a sweep may keep beside λ (0: none). An operator kept in
+    /// factored form, A = J M⁻¹ Jᵀ with body velocities Δv = M⁻¹ Jᵀ λ (`crate::factored`), reads
+    /// its rows from that state instead of from λ.
+    fn velocity_len(&self) -> usize {
+        0
+    }
+
+    /// Sets the state `dv` (of [`Self::velocity_len`] entries) for the impulses x.
+    fn body_velocities(&self, _x: &[f64], _dv: &mut [f64]) {}
+
+    /// [`Self::block_row_dot`] with the state `dv` kept consistent with x (by
+    /// [`Self::body_velocities`] and [`Self::add_impulse`]); the same three sums.
+    fn block_row_dot_with(&self, contact: usize, x: &[f64], _dv: &[f64]) -> [f64; 3] {
+        self.block_row_dot(contact, x)
+    }
+
+    /// Contact c's impulse changed by `delta`: update the state `dv`.
+    fn add_impulse(&self, _contact: usize, _delta: [f64; 3], _dv: &mut [f64]) {}
 }
 
 impl DelassusRows for DMatrix<f64> {
@@ -179,12 +198,15 @@ impl BlockSparseDelassus {
     /// The operator Σ of `blocks` (i, j, Aᵢⱼ) for `contacts` contacts: blocks of the same (i, j) are
     /// summed in the order given (so the result equals [`add_block`](Self::add_block) called on each in
     /// turn, to the bit). `None` (and nothing built) when an index is not a contact.
-    pub fn from_blocks(contacts: usize, mut blocks: Vec<(usize, usize, Matrix3<f64>)>) -> Option<Self> {
+    pub fn from_blocks(contacts: usize, blocks: Vec<(usize, usize, Matrix3<f64>)>) -> Option<Self> {
         if blocks.iter().any(|&(i, j, _)| i >= contacts || j >= contacts) {
             return None;
         }
-        // Stable: equal (i, j) keep their order, so each sum runs in the order given.
-        blocks.sort_by_key(|&(i, j, _)| (i, j));
+        // Sorted by (i, j, position given): equal (i, j) keep their order, so each sum runs in
+        // the order given. The keys are sorted, not the 88-byte triplets.
+        let mut order: Vec<(usize, usize, usize)> =
+            blocks.iter().enumerate().map(|(k, &(i, j, _))| (i, j, k)).collect();
+        order.sort_unstable();
         let mut out = Self {
             row_start: Vec::with_capacity(contacts + 1),
             columns: Vec::with_capacity(blocks.len()),
@@ -194,7 +216,8 @@ impl BlockSparseDelassus {
         out.row_start.push(0);
         let mut row = 0;
         let mut last: Option<(usize, usize)> = None;
-        for (i, j, block) in blocks {
+        for (i, j, k) in order {
+            let Some(&(_, _, block)) = blocks.get(k) else { continue };
             if last == Some((i, j)) {
                 if let Some(existing) = out.blocks.last_mut() {
                     *existing += block;
@@ -223,6 +246,19 @@ impl BlockSparseDelassus {
     /// Number of contacts.
     pub fn contact_count(&self) -> usize {
         self.diagonal.len()
+    }
+
+    /// The same operator with `blocks` (i, j, Aᵢⱼ) added after its own (summed as
+    /// [`add_block`](Self::add_block) on each in turn would, to the bit), built in one go. `None`
+    /// when an index is not a contact.
+    pub fn with_added_blocks(&self, blocks: Vec<(usize, usize, Matrix3<f64>)>) -> Option<Self> {
+        let mut all = Vec::with_capacity(self.blocks.len() + blocks.len());
+        for i in 0..self.contact_count() {
+            let (columns, row) = self.block_row(i);
+            all.extend(columns.iter().zip(row).map(|(&j, block)| (i, j, *block)));
+        }
+        all.extend(blocks);
+        Self::from_blocks(self.contact_count(), all)
     }
 
     /// Number of stored (non-zero-pattern) blocks.

@@ -86,6 +86,7 @@ mod contact;
 pub mod delassus;
 mod distribution;
 mod error;
+mod factored;
 mod force_closure;
 mod friction;
 mod grasp;
@@ -108,6 +109,7 @@ pub use distribution::{
     ConeDistributionOptions, ForceDistribution,
 };
 pub use error::{Error, Result};
+pub use factored::{FactoredDelassus, FactoredSide};
 pub use force_closure::{force_closure, scaled_primitive_wrenches, ForceClosureOptions, ForceClosureReport};
 pub use friction::{
     edge_direction, project_onto_circular_cone, project_onto_circular_cone_with_jacobian, project_onto_disc,

@@ -44,7 +44,7 @@ use crate::delassus::DelassusRows;
 use crate::error::{check_finite, check_len, Error, Result};
 use crate::friction::FrictionModel;
 use crate::lcp::Lcp;
-use crate::report::{contact_report, lcp_report, SolveReport};
+use crate::report::{contact_errors, lcp_report, worst, SolveReport};
 
 /// Options of projected Gauss–Seidel.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -97,6 +97,9 @@ pub struct Pgs {
     tangent_step: Vec<f64>,
     /// Each contact's 3×3 diagonal block, for the within-contact updates of the sweep.
     diagonal_blocks: Vec<Matrix3<f64>>,
+    /// The operator's velocity state (`DelassusRows::velocity_len`; body velocity changes of a
+    /// factored operator), kept consistent with λ through the sweep.
+    velocity: Vec<f64>,
 }
 
 impl Pgs {
@@ -107,6 +110,7 @@ impl Pgs {
             inverse_diagonal: Vec::new(),
             tangent_step: Vec::new(),
             diagonal_blocks: Vec::new(),
+            velocity: Vec::new(),
         }
     }
 
@@ -179,6 +183,25 @@ impl Pgs {
         problem: &ContactProblem<D>,
         lambda: &mut DVector<f64>,
     ) -> Result<SolveReport> {
+        let all: Vec<usize> = (0..problem.contacts.len()).collect();
+        self.solve_valid_contacts_in_islands(problem, lambda, &[all])
+    }
+
+    /// [`Self::solve_valid_contacts`] island by island: `islands` partitions the contacts into
+    /// groups that A does not couple (Aᵢⱼ = 0 for i and j in different islands; each island's
+    /// contacts ascending). Each island is swept, in the problem's contact order, until its own
+    /// residual meets the tolerance or the cap is reached, so a settled island stops while another
+    /// goes on; decoupled islands do not see each other's sweeps, so the result is the one each
+    /// island's own solve gives, whatever the order of the islands. (Should two islands be coupled
+    /// after all, each still stops only on a residual computed with every current λ.) Contacts
+    /// in no island keep their warm start. The report: iterations = the largest island's sweeps,
+    /// residual and complementarity = the worst over the contacts, converged = every island did.
+    pub fn solve_valid_contacts_in_islands<D: DelassusRows>(
+        &mut self,
+        problem: &ContactProblem<D>,
+        lambda: &mut DVector<f64>,
+        islands: &[Vec<usize>],
+    ) -> Result<SolveReport> {
         self.options.validate()?;
         check_len("initial λ", problem.free_velocity.len(), lambda.len())?;
         check_finite("initial λ", lambda.as_slice())?;
@@ -196,85 +219,151 @@ impl Pgs {
             (l[1], l[2]) = (t[0] * active(inv[1]), t[1] * active(inv[2]));
         }
 
-        let PgsOptions {
-            relaxation: omega,
-            tolerance,
-            max_iterations,
-        } = self.options;
+        let tolerance = self.options.tolerance;
         let a = &problem.delassus;
-        let b = problem.free_velocity.as_slice();
         let lam = lambda.as_mut_slice();
-        for iteration in 1..=max_iterations {
-            let mut sweep_residual = 0.0_f64;
-            for (contact, friction) in problem.contacts.iter().enumerate() {
-                let base = 3 * contact;
-                let (Some(bc), Some(inv), Some(&step), Some(block)) = (
-                    b.get(base..base + 3),
-                    self.inverse_diagonal.get(base..base + 3),
-                    self.tangent_step.get(contact),
-                    self.diagonal_blocks.get(contact),
-                ) else {
+        let mut velocity = std::mem::take(&mut self.velocity);
+        velocity.clear();
+        velocity.resize(a.velocity_len(), 0.0);
+        a.body_velocities(lam, &mut velocity);
+        let mut report = SolveReport {
+            iterations: 0,
+            residual: 0.0,
+            complementarity: 0.0,
+            converged: true,
+        };
+        let mut outcome = Ok(());
+        for island in islands {
+            let mut island_report = None;
+            for iteration in 1..=self.options.max_iterations {
+                let mut sweep_residual = 0.0_f64;
+                for &contact in island {
+                    match self.update_contact(problem, lam, &mut velocity, contact, iteration) {
+                        Ok(r) => sweep_residual = sweep_residual.max(r),
+                        Err(e) => {
+                            outcome = Err(e);
+                            break;
+                        }
+                    }
+                }
+                if outcome.is_err() {
                     break;
-                };
-
-                // One walk over the contact's block row gives its three rows with the λ of entry;
-                // the updates below correct them by the diagonal block (Gauss–Seidel within the
-                // contact: each row sees the rows updated before it).
-                let [wn, w1_entry, w2_entry] = a.block_row_dot(contact, lam);
-                let wn = wn + bc[0];
-
-                // 1. Normal row.
-                let Some(ln) = lam.get_mut(base) else { break };
-                let old_ln = *ln;
-                *ln = (old_ln - omega * wn * inv[0]).max(0.0);
-                let ln = *ln;
-                let radius = friction.mu * ln;
-                let d_ln = ln - old_ln;
-
-                // 2. Tangential pair, with velocities from the updated normal impulse.
-                let w1 = w1_entry + bc[1] + block[(1, 0)] * d_ln;
-                if friction.model == FrictionModel::Box {
-                    let Some(t1) = lam.get_mut(base + 1) else { break };
-                    let res1 = (*t1 - (*t1 - w1).clamp(-radius, radius)).abs() * active(inv[1]);
-                    let old_t1 = *t1;
-                    *t1 = (*t1 - omega * w1 * inv[1]).clamp(-radius, radius);
-                    let d_t1 = *t1 - old_t1;
-                    let w2 = w2_entry + bc[2] + block[(2, 0)] * d_ln + block[(2, 1)] * d_t1;
-                    let Some(t2) = lam.get_mut(base + 2) else { break };
-                    let res2 = (*t2 - (*t2 - w2).clamp(-radius, radius)).abs() * active(inv[2]);
-                    *t2 = (*t2 - omega * w2 * inv[2]).clamp(-radius, radius);
-                    if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
-                        return Err(Error::Diverged { iteration });
-                    }
-                    sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res1).max(res2);
-                } else {
-                    let w2 = w2_entry + bc[2] + block[(2, 0)] * d_ln;
-                    if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
-                        return Err(Error::Diverged { iteration });
-                    }
-                    let Some(t) = lam.get_mut(base + 1..base + 3) else {
+                }
+                if sweep_residual <= tolerance || iteration == self.options.max_iterations {
+                    let checked = island_errors(problem, lam, island, iteration, tolerance);
+                    let done = checked.converged || iteration == self.options.max_iterations;
+                    island_report = Some(checked);
+                    if done {
                         break;
-                    };
-                    // A tangent of zero diagonal (prepare_contact_steps) is held at 0.
-                    let (on1, on2) = (active(inv[1]), active(inv[2]));
-                    let (w1, w2) = (w1 * on1, w2 * on2);
-                    let natural = friction.model.project([t[0] - w1, t[1] - w2], radius);
-                    let res_t = (t[0] - natural[0] * on1).abs().max((t[1] - natural[1] * on2).abs());
-                    let next = friction
-                        .model
-                        .project([t[0] - omega * step * w1, t[1] - omega * step * w2], radius);
-                    (t[0], t[1]) = (next[0] * on1, next[1] * on2);
-                    sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res_t);
+                    }
                 }
             }
-            if sweep_residual <= tolerance {
-                let report = contact_report(problem, &DVector::from_column_slice(lam), iteration, tolerance);
-                if report.converged {
-                    return Ok(report);
-                }
+            if outcome.is_err() {
+                break;
+            }
+            if let Some(r) = island_report {
+                report.iterations = report.iterations.max(r.iterations);
+                report.residual = worst(report.residual, r.residual);
+                report.complementarity = worst(report.complementarity, r.complementarity);
+                report.converged &= r.converged;
             }
         }
-        Ok(contact_report(problem, lambda, max_iterations, tolerance))
+        self.velocity = velocity;
+        outcome.map(|()| report)
+    }
+
+    /// One Gauss–Seidel update of `contact` (module docs); returns its part of the sweep residual.
+    fn update_contact<D: DelassusRows>(
+        &self,
+        problem: &ContactProblem<D>,
+        lam: &mut [f64],
+        velocity: &mut [f64],
+        contact: usize,
+        iteration: usize,
+    ) -> Result<f64> {
+        let omega = self.options.relaxation;
+        let a = &problem.delassus;
+        let b = problem.free_velocity.as_slice();
+        let Some(friction) = problem.contacts.get(contact) else {
+            return Ok(0.0);
+        };
+        let mut sweep_residual = 0.0_f64;
+        let base = 3 * contact;
+        let (Some(bc), Some(inv), Some(&step), Some(block)) = (
+            b.get(base..base + 3),
+            self.inverse_diagonal.get(base..base + 3),
+            self.tangent_step.get(contact),
+            self.diagonal_blocks.get(contact),
+        ) else {
+            return Ok(0.0);
+        };
+
+        // One walk over the contact's block row gives its three rows with the λ of entry;
+        // the updates below correct them by the diagonal block (Gauss–Seidel within the
+        // contact: each row sees the rows updated before it).
+        let [wn, w1_entry, w2_entry] = a.block_row_dot_with(contact, lam, velocity);
+        let Some(&[l0, l1, l2]) = lam.get(base..base + 3) else {
+            return Ok(0.0);
+        };
+        let entry = [l0, l1, l2];
+        let wn = wn + bc[0];
+
+        // 1. Normal row.
+        let Some(ln) = lam.get_mut(base) else { return Ok(0.0) };
+        let old_ln = *ln;
+        *ln = (old_ln - omega * wn * inv[0]).max(0.0);
+        let ln = *ln;
+        let radius = friction.mu * ln;
+        let d_ln = ln - old_ln;
+
+        // 2. Tangential pair, with velocities from the updated normal impulse.
+        let w1 = w1_entry + bc[1] + block[(1, 0)] * d_ln;
+        if friction.model == FrictionModel::Box {
+            let Some(t1) = lam.get_mut(base + 1) else {
+                return Ok(0.0);
+            };
+            let res1 = (*t1 - (*t1 - w1).clamp(-radius, radius)).abs() * active(inv[1]);
+            let old_t1 = *t1;
+            *t1 = (*t1 - omega * w1 * inv[1]).clamp(-radius, radius);
+            let d_t1 = *t1 - old_t1;
+            let w2 = w2_entry + bc[2] + block[(2, 0)] * d_ln + block[(2, 1)] * d_t1;
+            let Some(t2) = lam.get_mut(base + 2) else {
+                return Ok(0.0);
+            };
+            let res2 = (*t2 - (*t2 - w2).clamp(-radius, radius)).abs() * active(inv[2]);
+            *t2 = (*t2 - omega * w2 * inv[2]).clamp(-radius, radius);
+            if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
+                return Err(Error::Diverged { iteration });
+            }
+            sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res1).max(res2);
+        } else {
+            let w2 = w2_entry + bc[2] + block[(2, 0)] * d_ln;
+            if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
+                return Err(Error::Diverged { iteration });
+            }
+            let Some(t) = lam.get_mut(base + 1..base + 3) else {
+                return Ok(0.0);
+            };
+            // A tangent of zero diagonal (prepare_contact_steps) is held at 0.
+            let (on1, on2) = (active(inv[1]), active(inv[2]));
+            let (w1, w2) = (w1 * on1, w2 * on2);
+            let natural = friction.model.project([t[0] - w1, t[1] - w2], radius);
+            let res_t = (t[0] - natural[0] * on1).abs().max((t[1] - natural[1] * on2).abs());
+            let next = friction
+                .model
+                .project([t[0] - omega * step * w1, t[1] - omega * step * w2], radius);
+            (t[0], t[1]) = (next[0] * on1, next[1] * on2);
+            sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res_t);
+        }
+        // The operator's velocity state follows the contact's change (a no-op for an
+        // assembled operator).
+        if let Some(now) = lam.get(base..base + 3) {
+            let delta = [now[0] - entry[0], now[1] - entry[1], now[2] - entry[2]];
+            if delta != [0.0; 3] {
+                a.add_impulse(contact, delta, velocity);
+            }
+        }
+        Ok(sweep_residual)
     }
 
     /// Per-row 1/Aᵢᵢ and per-contact tangential step 1/λ_max(Aₜₜ) (symmetric part of the 2×2 block).
@@ -309,6 +398,37 @@ impl Pgs {
             self.tangent_step.push(if largest > 0.0 { 1.0 / largest } else { 0.0 });
         }
         Ok(())
+    }
+}
+
+/// The report of one island's contacts (velocities from their block rows, with every current λ).
+fn island_errors<D: DelassusRows>(
+    problem: &ContactProblem<D>,
+    lambda: &[f64],
+    island: &[usize],
+    iterations: usize,
+    tolerance: f64,
+) -> SolveReport {
+    let (mut residual, mut complementarity) = (0.0_f64, 0.0_f64);
+    for &c in island {
+        let (Some(friction), Some(l), Some(b)) = (
+            problem.contacts.get(c),
+            lambda.get(3 * c..3 * c + 3),
+            problem.free_velocity.as_slice().get(3 * c..3 * c + 3),
+        ) else {
+            continue;
+        };
+        let w = problem.delassus.block_row_dot(c, lambda);
+        let velocity = [w[0] + b[0], w[1] + b[1], w[2] + b[2]];
+        let (r, e) = contact_errors([l[0], l[1], l[2]], velocity, friction.mu, friction.model);
+        residual = worst(residual, r);
+        complementarity = worst(complementarity, e);
+    }
+    SolveReport {
+        iterations,
+        residual,
+        complementarity,
+        converged: residual <= tolerance,
     }
 }
 
@@ -414,6 +534,44 @@ mod tests {
         let mut lambda = DVector::zeros(2);
         let result = Pgs::new(PgsOptions::default()).solve_lcp(&a, &b, &mut lambda);
         assert!(matches!(result, Err(Error::Diverged { .. })), "{result:?}");
+    }
+
+    #[test]
+    fn islands_are_solved_on_their_own() {
+        use crate::contact::ContactFriction;
+        // Two uncoupled contacts (block-diagonal A): island by island each stops on its own
+        // residual, with the impulses of its solve alone; the joint solve agrees to tolerance.
+        let a = DMatrix::from_fn(6, 6, |i, j| match (i / 3 == j / 3, i == j) {
+            (_, true) => 2.0 + i as f64 * 0.1,
+            (true, false) => 0.3,
+            (false, false) => 0.0,
+        });
+        let b = DVector::from_vec(vec![-1.0, 0.4, -0.2, -3.0, 0.1, 0.05]);
+        let friction = ContactFriction::new(0.3, FrictionModel::Cone);
+        let options = PgsOptions {
+            tolerance: 1e-12,
+            ..PgsOptions::default()
+        };
+        let problem = ContactProblem::new(a.clone(), b.clone(), vec![friction; 2]).expect("valid");
+        let mut apart = DVector::zeros(6);
+        let islands = [vec![1], vec![0]];
+        let report = Pgs::new(options)
+            .solve_valid_contacts_in_islands(&problem, &mut apart, &islands)
+            .expect("solves");
+        assert!(report.converged, "{report:?}");
+        for (k, c) in [0_usize, 1].into_iter().enumerate() {
+            let sub = a.view((3 * c, 3 * c), (3, 3)).into_owned();
+            let alone = ContactProblem::new(sub, b.rows(3 * c, 3).into_owned(), vec![friction]).expect("valid");
+            let mut lambda = DVector::zeros(3);
+            let own = Pgs::new(options).solve_contacts(&alone, &mut lambda).expect("solves");
+            assert_eq!(lambda.as_slice(), &apart.as_slice()[3 * c..3 * c + 3], "island {k}");
+            assert!(own.iterations <= report.iterations);
+        }
+        let mut together = DVector::zeros(6);
+        let joint = Pgs::new(options)
+            .solve_contacts(&problem, &mut together)
+            .expect("solves");
+        assert!(joint.converged && (&together - &apart).amax() < 1e-10);
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub fn lcp_errors(lambda: &[f64], w: &[f64]) -> (f64, f64) {
 }
 
 /// The larger of two error measures, with NaN counting as infinitely bad (`f64::max` would drop it).
-fn worst(a: f64, b: f64) -> f64 {
+pub(crate) fn worst(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::INFINITY
     } else {

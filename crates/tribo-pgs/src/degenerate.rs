@@ -36,7 +36,7 @@
 
 use std::collections::BTreeMap;
 
-use nalgebra::{DMatrix, Vector3};
+use nalgebra::{DMatrix, Matrix3x6, Matrix6, Vector3};
 use tribo_engine::LinkRef;
 use tribo_multibody::VelocityStep;
 
@@ -56,6 +56,7 @@ pub(crate) fn tangent_tolerance() -> f64 {
 pub(crate) fn screen(
     rows: &mut Vec<ContactRow>,
     steps: &[Option<VelocityStep>],
+    inverses: &[Option<Matrix6<f64>>],
 ) -> Result<Vec<(LinkRef, LinkRef)>, SolveError> {
     if rows.is_empty() {
         return Ok(Vec::new());
@@ -76,6 +77,11 @@ pub(crate) fn screen(
     for (body, contacts) in per_body {
         let Some(Some(step)) = steps.get(body) else { continue };
         let nv = step.v_free.len();
+        if let Some(Some(inverse)) = inverses.get(body) {
+            if six_coordinate_body(rows, body, &contacts, inverse, &mut scale, &mut relative) {
+                continue;
+            }
+        }
         // Every side on this body, 3 rows each; then the relative rows of contacts within it.
         let sides: Vec<(usize, &nalgebra::Matrix3xX<f64>)> = contacts
             .iter()
@@ -156,4 +162,44 @@ pub(crate) fn screen(
     }
     *rows = keep;
     Ok(dropped)
+}
+
+/// The sides on a body with six coordinates and M̃⁻¹ known (a free rigid body): each side's
+/// diagonal `j_k M̃⁻¹ j_kᵀ` added to its contact's scale and relative diagonals directly (the same
+/// sums as the general path, without stacking). Returns false, adding nothing, when a contact has
+/// both sides on the body (then the general path handles the cancellation).
+fn six_coordinate_body(
+    rows: &[ContactRow],
+    body: usize,
+    contacts: &[usize],
+    inverse: &Matrix6<f64>,
+    scale: &mut [Vector3<f64>],
+    relative: &mut [Vector3<f64>],
+) -> bool {
+    fn on(side: &Option<crate::contacts::Side>, body: usize) -> Option<&crate::contacts::Side> {
+        side.as_ref().filter(|s| s.body == body && s.rows.ncols() == 6)
+    }
+    let on_body = |side| on(side, body);
+    if contacts.iter().any(|&c| {
+        rows.get(c)
+            .is_none_or(|row| on_body(&row.side_a).is_some() == on_body(&row.side_b).is_some())
+    }) {
+        return false;
+    }
+    for &c in contacts {
+        let Some(side) = rows
+            .get(c)
+            .and_then(|row| on_body(&row.side_a).or(on_body(&row.side_b)))
+        else {
+            continue;
+        };
+        let j: Matrix3x6<f64> = side.rows.fixed_columns::<6>(0).into_owned();
+        let weighted = j * inverse;
+        let diagonal = Vector3::from_fn(|k, _| weighted.row(k).dot(&j.row(k)));
+        if let (Some(s), Some(r)) = (scale.get_mut(c), relative.get_mut(c)) {
+            *s += diagonal;
+            *r += diagonal;
+        }
+    }
+    true
 }

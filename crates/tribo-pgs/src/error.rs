@@ -60,6 +60,8 @@ pub(crate) enum SolveError {
     Problem(tribo_lcp::Error),
     #[error("{0}")]
     Solver(tribo_lcp::Error),
+    #[error("a contact index of the assembled operator is out of range")]
+    ContactIndex,
     #[error("impact pass: contact {contact} out of range")]
     ImpactContact { contact: usize },
     #[error("solver `lemke` is limited to {limit} contacts, this step has {contacts}")]

@@ -55,7 +55,7 @@
 //! the worst of the passes that made the answer, and it converged if all of them did.
 
 use nalgebra::{DVector, Vector3};
-use tribo_lcp::{BlockSparseDelassus, ContactProblem, DelassusRows, Pgs, SolveReport};
+use tribo_lcp::{ContactProblem, DelassusRows, FactoredDelassus, Pgs, SolveReport};
 
 use crate::error::SolveError;
 use crate::options::PgsOptions;
@@ -163,7 +163,7 @@ pub(crate) fn resolve_impacts(
 /// `A λ + b + target`: the contact velocities (normal, t₁, t₂) after the impulses λ, with each
 /// compliant row's `cfm λ` included.
 fn contact_velocities(
-    problem: &ContactProblem<BlockSparseDelassus>,
+    problem: &ContactProblem<FactoredDelassus>,
     rows: &[Targets],
     lambda: &DVector<f64>,
 ) -> DVector<f64> {
@@ -182,7 +182,7 @@ fn contact_velocities(
 /// Returns `base` plus the increments, and the solve's report.
 #[allow(clippy::too_many_arguments)]
 fn solve_pass(
-    problem: &ContactProblem<BlockSparseDelassus>,
+    problem: &ContactProblem<FactoredDelassus>,
     rows: &[Targets],
     base: &DVector<f64>,
     targets: &[Vector3<f64>],

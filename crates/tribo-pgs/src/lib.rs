@@ -134,6 +134,7 @@ mod dynamics;
 mod error;
 mod impacts;
 mod integrate;
+mod islands;
 mod options;
 mod readout;
 mod solve;

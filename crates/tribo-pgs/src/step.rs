@@ -22,7 +22,7 @@ use crate::error::SolveError;
 use crate::integrate::advance;
 use crate::options::{PgsOptions, SolverKind};
 use crate::readout::{body_state, contact_records};
-use crate::solve::{assemble, solve, WarmStart, LOAD_SHARING_SWEEPS};
+use crate::solve::{assemble, free_body_inverses, solve, WarmStart, LOAD_SHARING_SWEEPS};
 
 type Twist = (Vector3<f64>, Vector3<f64>);
 
@@ -218,7 +218,7 @@ impl PgsEngine {
         });
         let compliant = &self.compliant_points;
         let solver_failure = |e: SolveError| Failure::Step(solver_failure(&self.options, e));
-        let (rows, dropped) = report.time("contact_build", || {
+        let (rows, dropped, inverses) = report.time("contact_build", || {
             let views: Vec<BodyView> = models
                 .iter()
                 .zip(&kinematics)
@@ -241,13 +241,15 @@ impl PgsEngine {
                 compliant_rows(&ctx, &views, compliant)
                     .map_err(|e| Failure::Step(StepError::InvalidCommand { what: e.to_string() }))?,
             );
-            let dropped = screen(&mut rows, &velocity_steps).map_err(solver_failure)?;
-            Ok((rows, dropped))
+            let inverses = free_body_inverses(&velocity_steps).map_err(solver_failure)?;
+            let dropped = screen(&mut rows, &velocity_steps, &inverses).map_err(solver_failure)?;
+            Ok((rows, dropped, inverses))
         })?;
         let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
         let (assembled, lambda, solve_report) = report.time("solve", || {
             let mut lambda = warm_start.initial(&rows);
-            let assembled = assemble(&rows, &velocity_steps, options.load_sharing, &lambda).map_err(solver_failure)?;
+            let assembled =
+                assemble(&rows, &velocity_steps, &inverses, options.load_sharing, &lambda).map_err(solver_failure)?;
             let solve_report = if rows.is_empty() {
                 tribo_lcp::SolveReport {
                     iterations: 0,

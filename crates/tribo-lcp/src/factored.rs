@@ -1,0 +1,443 @@
+//! A Delassus operator that keeps the coupling through six-coordinate bodies factored: the
+//! velocity-space form of projected Gauss–Seidel (`docs/design/contact-mechanics.md` §4.2.2–4.2.3).
+//!
+//! A = J M⁻¹ Jᵀ is a sum over bodies, `A = A₀ + Σ_B J_B M_B⁻¹ J_Bᵀ`. For a body B with six
+//! velocity coordinates (a free rigid body) each contact c touching it has rows `j_cB` (3 × 6, the
+//! contact-frame rows of `J_b − J_a` restricted to B) and `g_cB = M_B⁻¹ j_cBᵀ` (6 × 3). Instead of
+//! forming the blocks `j_cB g_c'B` for every pair of B's contacts, the sweep keeps B's velocity
+//! change `Δv_B = Σ_c g_cB λ_c` (m/s, rad/s; the impulses' effect on B) and reads
+//!
+//! (Aλ)_c = (A₀λ)_c + Σ_{B ∋ c} j_cB Δv_B,
+//!
+//! updating `Δv_B += g_cB Δλ_c` once contact c's impulse has changed — the per-body velocity
+//! bookkeeping of sequential-impulse solvers (Catto's and Bullet's, rapier's), which is the same
+//! Gauss–Seidel sweep as on the assembled A with the sums taken in another order. A row costs
+//! 2 × 18 multiply-adds per side whatever the number of contacts on the body, where the assembled
+//! block row costs 9 per neighbouring contact and its assembly 27 per pair of contacts. A₀ (an
+//! ordinary [`BlockSparseDelassus`]) holds the coupling through the other bodies (articulated
+//! trees, whose blocks stay assembled), compliance on the diagonal and any extra terms.
+//!
+//! The solvers see the velocities through [`DelassusRows::block_row_dot_with`] and
+//! [`DelassusRows::add_impulse`]; the plain row products ([`DelassusRows::row_dot`],
+//! [`DelassusRows::multiply`]) work without that state, so every solver and report reads this
+//! operator like any other.
+
+use std::sync::Arc;
+
+use nalgebra::{Matrix3, Matrix3x6, Matrix6x3, Vector6};
+
+use crate::delassus::{BlockSparseDelassus, DelassusRows};
+
+/// One contact's rows on one six-coordinate body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactoredSide {
+    /// The body's slot (0-based; its Δv is entries 6·slot..6·slot + 6 of the state).
+    pub slot: usize,
+    /// j: the contact's rows (normal, t₁, t₂) on the body's coordinates, with the sign of the
+    /// relative velocity (b minus a).
+    pub rows: Matrix3x6<f64>,
+    /// g = M⁻¹ jᵀ.
+    pub response: Matrix6x3<f64>,
+}
+
+/// A = A₀ + Σ_B j M⁻¹ jᵀ with the six-coordinate bodies' terms factored (module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactoredDelassus {
+    assembled: BlockSparseDelassus,
+    /// Shared by the copies that differ only in A₀ ([`FactoredDelassus::with_added_blocks`]).
+    factors: Arc<Factors>,
+}
+
+/// The factored terms, by contact and by slot.
+#[derive(Debug, Clone, PartialEq)]
+struct Factors {
+    /// Every contact's sides, contact by contact: contact c has `sides[side_start[c]..side_start[c + 1]]`.
+    side_start: Vec<usize>,
+    sides: Vec<FactoredSide>,
+    /// Each slot's (contact, index into `sides`), contacts ascending: slot s has
+    /// `slot_sides[slot_start[s]..slot_start[s + 1]]`.
+    slot_start: Vec<usize>,
+    slot_sides: Vec<(usize, usize)>,
+    /// Each contact's diagonal block of the factored terms, Σ_sides j g (the solvers read it once
+    /// per solve and the engine once more per problem).
+    diagonal: Vec<Matrix3<f64>>,
+}
+
+impl FactoredDelassus {
+    /// The operator A₀ + the factored terms of `sides` (contact, side), for `assembled.contact_count()`
+    /// contacts. `None` when a contact index is out of range.
+    pub fn new(assembled: BlockSparseDelassus, sides: Vec<(usize, FactoredSide)>) -> Option<Self> {
+        let contacts = assembled.contact_count();
+        if sides.iter().any(|(c, _)| *c >= contacts) {
+            return None;
+        }
+        let slots = sides.iter().map(|(_, s)| s.slot + 1).max().unwrap_or(0);
+        // Counting sort by contact (stable: a contact's sides keep their order), then by slot.
+        let mut side_start = vec![0; contacts + 1];
+        for (c, _) in &sides {
+            side_start[c + 1] += 1;
+        }
+        for c in 0..contacts {
+            side_start[c + 1] += side_start[c];
+        }
+        let mut fill = side_start.clone();
+        let mut position = vec![0; sides.len()];
+        for (k, (c, _)) in sides.iter().enumerate() {
+            position[k] = fill[*c];
+            fill[*c] += 1;
+        }
+        let mut ordered: Vec<Option<(usize, FactoredSide)>> = vec![None; sides.len()];
+        for (k, side) in sides.into_iter().enumerate() {
+            ordered[position[k]] = Some(side);
+        }
+        let sides: Vec<(usize, FactoredSide)> = ordered.into_iter().flatten().collect();
+        let mut slot_start = vec![0; slots + 1];
+        for (_, side) in &sides {
+            slot_start[side.slot + 1] += 1;
+        }
+        for s in 0..slots {
+            slot_start[s + 1] += slot_start[s];
+        }
+        let mut fill = slot_start.clone();
+        let mut slot_sides = vec![(0, 0); sides.len()];
+        for (k, (c, side)) in sides.iter().enumerate() {
+            slot_sides[fill[side.slot]] = (*c, k);
+            fill[side.slot] += 1;
+        }
+        let sides: Vec<FactoredSide> = sides.into_iter().map(|(_, s)| s).collect();
+        let diagonal = (0..contacts)
+            .map(|c| {
+                let mut block = Matrix3::zeros();
+                for side in sides.get(side_start[c]..side_start[c + 1]).unwrap_or(&[]) {
+                    block += side.rows * side.response;
+                }
+                block
+            })
+            .collect();
+        Some(Self {
+            assembled,
+            factors: Arc::new(Factors {
+                side_start,
+                sides,
+                slot_start,
+                slot_sides,
+                diagonal,
+            }),
+        })
+    }
+
+    /// Number of contacts.
+    pub fn contact_count(&self) -> usize {
+        self.assembled.contact_count()
+    }
+
+    /// A₀, the assembled part.
+    pub fn assembled(&self) -> &BlockSparseDelassus {
+        &self.assembled
+    }
+
+    /// The same operator with `blocks` (i, j, block) added to A₀ (after its own blocks, in the order
+    /// given). `None` when an index is out of range.
+    pub fn with_added_blocks(&self, blocks: Vec<(usize, usize, Matrix3<f64>)>) -> Option<Self> {
+        Some(Self {
+            assembled: self.assembled.with_added_blocks(blocks)?,
+            factors: Arc::clone(&self.factors),
+        })
+    }
+
+    /// The operator of the contacts `keep` only (the principal submatrix), renumbered in the order
+    /// given, as [`BlockSparseDelassus::restricted`].
+    pub fn restricted(&self, keep: &[usize]) -> FactoredDelassus {
+        let mut sides = Vec::new();
+        for (k, &c) in keep.iter().enumerate() {
+            sides.extend(self.contact_sides(c).iter().map(|s| (k, s.clone())));
+        }
+        // Every index is below keep.len() by construction.
+        let assembled = self.assembled.restricted(keep);
+        let contacts = assembled.contact_count();
+        FactoredDelassus::new(assembled, sides).unwrap_or_else(|| FactoredDelassus {
+            assembled: BlockSparseDelassus::new(contacts),
+            factors: Arc::new(Factors {
+                side_start: vec![0; contacts + 1],
+                sides: Vec::new(),
+                slot_start: vec![0],
+                slot_sides: Vec::new(),
+                diagonal: vec![Matrix3::zeros(); contacts],
+            }),
+        })
+    }
+
+    /// Contact c's sides (empty out of range).
+    fn contact_sides(&self, c: usize) -> &[FactoredSide] {
+        let f = &*self.factors;
+        match (f.side_start.get(c), f.side_start.get(c + 1)) {
+            (Some(&start), Some(&end)) => f.sides.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Δv of `slot` for the impulses x: Σ over the slot's contacts of g x_c.
+    fn slot_velocity(&self, slot: usize, x: &[f64]) -> Vector6<f64> {
+        let mut dv = Vector6::zeros();
+        let f = &*self.factors;
+        let (Some(&start), Some(&end)) = (f.slot_start.get(slot), f.slot_start.get(slot + 1)) else {
+            return dv;
+        };
+        for &(c, k) in f.slot_sides.get(start..end).unwrap_or(&[]) {
+            if let (Some(side), Some(xs)) = (f.sides.get(k), x.get(3 * c..3 * c + 3)) {
+                dv += side.response * nalgebra::Vector3::new(xs[0], xs[1], xs[2]);
+            }
+        }
+        dv
+    }
+}
+
+/// j Δv for one side, the three rows.
+fn rows_times(side: &FactoredSide, dv: &[f64]) -> [f64; 3] {
+    let base = 6 * side.slot;
+    let Some(v) = dv.get(base..base + 6) else {
+        return [0.0; 3];
+    };
+    let mut out = [0.0; 3];
+    for (k, o) in out.iter_mut().enumerate() {
+        let mut s = 0.0;
+        for (d, vd) in v.iter().enumerate() {
+            s += side.rows[(k, d)] * vd;
+        }
+        *o = s;
+    }
+    out
+}
+
+impl DelassusRows for FactoredDelassus {
+    fn dim(&self) -> usize {
+        3 * self.contact_count()
+    }
+
+    fn entry(&self, row: usize, col: usize) -> f64 {
+        let (i, j) = (row / 3, col / 3);
+        if i >= self.contact_count() || j >= self.contact_count() {
+            return 0.0;
+        }
+        let mut value = self.assembled.entry(row, col);
+        for si in self.contact_sides(i) {
+            for sj in self.contact_sides(j).iter().filter(|s| s.slot == si.slot) {
+                value += si.rows.row(row % 3).dot(&sj.response.column(col % 3).transpose());
+            }
+        }
+        value
+    }
+
+    fn row_dot(&self, row: usize, x: &[f64]) -> f64 {
+        let (c, k) = (row / 3, row % 3);
+        let mut sum = self.assembled.row_dot(row, x);
+        for side in self.contact_sides(c) {
+            let dv = self.slot_velocity(side.slot, x);
+            sum += side.rows.row(k).dot(&dv.transpose());
+        }
+        sum
+    }
+
+    fn block_row_dot(&self, contact: usize, x: &[f64]) -> [f64; 3] {
+        let mut sum = self.assembled.block_row_dot(contact, x);
+        for side in self.contact_sides(contact) {
+            let dv = self.slot_velocity(side.slot, x);
+            let w = side.rows * dv;
+            for (s, w) in sum.iter_mut().zip(w.iter()) {
+                *s += w;
+            }
+        }
+        sum
+    }
+
+    fn diagonal_block(&self, contact: usize) -> Matrix3<f64> {
+        let factored = self
+            .factors
+            .diagonal
+            .get(contact)
+            .copied()
+            .unwrap_or_else(Matrix3::zeros);
+        self.assembled.diagonal_block(contact) + factored
+    }
+
+    fn multiply(&self, x: &[f64], out: &mut [f64]) {
+        let mut dv = vec![0.0; self.velocity_len()];
+        self.body_velocities(x, &mut dv);
+        for (c, o) in out.chunks_exact_mut(3).enumerate() {
+            let w = self.block_row_dot_with(c, x, &dv);
+            o.copy_from_slice(&w);
+        }
+    }
+
+    fn velocity_len(&self) -> usize {
+        6 * self.factors.slot_start.len().saturating_sub(1)
+    }
+
+    fn body_velocities(&self, x: &[f64], dv: &mut [f64]) {
+        dv.iter_mut().for_each(|v| *v = 0.0);
+        for (c, xs) in x.chunks_exact(3).enumerate() {
+            self.add_impulse(c, [xs[0], xs[1], xs[2]], dv);
+        }
+    }
+
+    fn block_row_dot_with(&self, contact: usize, x: &[f64], dv: &[f64]) -> [f64; 3] {
+        let mut sum = self.assembled.block_row_dot(contact, x);
+        for side in self.contact_sides(contact) {
+            let w = rows_times(side, dv);
+            for (s, w) in sum.iter_mut().zip(w) {
+                *s += w;
+            }
+        }
+        sum
+    }
+
+    fn add_impulse(&self, contact: usize, delta: [f64; 3], dv: &mut [f64]) {
+        for side in self.contact_sides(contact) {
+            let base = 6 * side.slot;
+            if let Some(v) = dv.get_mut(base..base + 6) {
+                for (d, vd) in v.iter_mut().enumerate() {
+                    *vd += side.response[(d, 0)] * delta[0]
+                        + side.response[(d, 1)] * delta[1]
+                        + side.response[(d, 2)] * delta[2];
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{DMatrix, Matrix6};
+
+    /// Three contacts on two free bodies (slots 0, 1) plus an assembled part: contact 0 on body 0,
+    /// contact 1 between both, contact 2 on body 1 with compliance in A₀.
+    fn sample() -> (FactoredDelassus, DMatrix<f64>) {
+        let minv = [
+            Matrix6::from_fn(|r, c| {
+                if r == c {
+                    0.5 + 0.1 * r as f64
+                } else {
+                    0.01 * (r + c) as f64
+                }
+            }),
+            Matrix6::from_fn(|r, c| if r == c { 1.0 + 0.2 * r as f64 } else { -0.02 }),
+        ];
+        let rows = |k: usize| Matrix3x6::from_fn(|r, c| ((k * 18 + r * 6 + c) as f64 * 0.37).sin());
+        let layout = [(0, 0, rows(0)), (1, 0, -rows(1)), (1, 1, rows(2)), (2, 1, rows(3))];
+        let mut j = DMatrix::zeros(9, 12);
+        let mut sides = Vec::new();
+        for (c, slot, r) in layout {
+            let mut view = j.view_mut((3 * c, 6 * slot), (3, 6));
+            view += r;
+            sides.push((
+                c,
+                FactoredSide {
+                    slot,
+                    rows: r,
+                    response: minv[slot] * r.transpose(),
+                },
+            ));
+        }
+        let mut m = DMatrix::zeros(12, 12);
+        for (s, block) in minv.iter().enumerate() {
+            m.view_mut((6 * s, 6 * s), (6, 6)).copy_from(block);
+        }
+        let mut a = &j * m * j.transpose();
+        let compliance = Matrix3::from_diagonal(&nalgebra::Vector3::new(0.3, 0.0, 0.0));
+        let assembled = BlockSparseDelassus::from_blocks(3, vec![(2, 2, compliance)]).expect("in range");
+        a[(6, 6)] += 0.3;
+        (FactoredDelassus::new(assembled, sides).expect("in range"), a)
+    }
+
+    #[test]
+    fn every_read_equals_the_assembled_matrix() {
+        let (op, a) = sample();
+        let x: Vec<f64> = (0..9).map(|i| (i as f64 * 0.9).cos()).collect();
+        let ax = &a * nalgebra::DVector::from_column_slice(&x);
+        let mut dv = vec![0.0; op.velocity_len()];
+        op.body_velocities(&x, &mut dv);
+        let mut out = vec![0.0; 9];
+        op.multiply(&x, &mut out);
+        for c in 0..3 {
+            let with = op.block_row_dot_with(c, &x, &dv);
+            let without = op.block_row_dot(c, &x);
+            for k in 0..3 {
+                let expected = ax[3 * c + k];
+                for value in [with[k], without[k], op.row_dot(3 * c + k, &x), out[3 * c + k]] {
+                    assert!(
+                        (value - expected).abs() < 1e-13,
+                        "contact {c} row {k}: {value} vs {expected}"
+                    );
+                }
+            }
+            let block = op.diagonal_block(c);
+            for r in 0..3 {
+                for s in 0..3 {
+                    assert!((block[(r, s)] - a[(3 * c + r, 3 * c + s)]).abs() < 1e-13);
+                }
+            }
+        }
+        for row in 0..9 {
+            for col in 0..9 {
+                assert!((op.entry(row, col) - a[(row, col)]).abs() < 1e-13, "({row}, {col})");
+            }
+        }
+    }
+
+    #[test]
+    fn projected_gauss_seidel_solves_the_same_problem_on_either_form() {
+        use crate::{ContactFriction, ContactProblem, FrictionModel, Pgs, PgsOptions};
+        let (op, a) = sample();
+        let b = nalgebra::DVector::from_fn(9, |i, _| if i % 3 == 0 { -0.5 - 0.1 * i as f64 } else { 0.2 });
+        let contacts = vec![ContactFriction::new(0.4, FrictionModel::Cone); 3];
+        let options = PgsOptions {
+            tolerance: 1e-12,
+            max_iterations: 5000,
+            ..PgsOptions::default()
+        };
+        let factored = ContactProblem::new(op, b.clone(), contacts.clone()).expect("valid");
+        let dense = ContactProblem::new(a, b, contacts).expect("valid");
+        let mut x = nalgebra::DVector::zeros(9);
+        let mut y = nalgebra::DVector::zeros(9);
+        let rf = Pgs::new(options).solve_contacts(&factored, &mut x).expect("solves");
+        let rd = Pgs::new(options).solve_contacts(&dense, &mut y).expect("solves");
+        assert!(rf.converged && rd.converged, "{rf:?} {rd:?}");
+        assert_eq!(rf.iterations, rd.iterations);
+        assert!((&x - &y).amax() < 1e-10, "{x} vs {y}");
+    }
+
+    #[test]
+    fn impulses_update_the_body_velocities_and_restriction_keeps_the_submatrix() {
+        let (op, a) = sample();
+        let mut x = vec![0.0; 9];
+        let mut dv = vec![0.0; op.velocity_len()];
+        op.body_velocities(&x, &mut dv);
+        x[3] = 0.7;
+        x[5] = -0.2;
+        op.add_impulse(1, [0.7, 0.0, -0.2], &mut dv);
+        let mut fresh = vec![0.0; op.velocity_len()];
+        op.body_velocities(&x, &mut fresh);
+        for (u, v) in dv.iter().zip(&fresh) {
+            assert!((u - v).abs() < 1e-15);
+        }
+        let keep = [2, 1];
+        let sub = op.restricted(&keep);
+        for (k, &i) in keep.iter().enumerate() {
+            for (l, &j) in keep.iter().enumerate() {
+                for r in 0..3 {
+                    for s in 0..3 {
+                        let value = sub.entry(3 * k + r, 3 * l + s);
+                        assert!((value - a[(3 * i + r, 3 * j + s)]).abs() < 1e-13);
+                    }
+                }
+            }
+        }
+        let extra = op
+            .with_added_blocks(vec![(0, 1, Matrix3::identity())])
+            .expect("in range");
+        assert!((extra.entry(0, 3) - a[(0, 3)] - 1.0).abs() < 1e-13);
+        assert!(op.with_added_blocks(vec![(0, 3, Matrix3::identity())]).is_none());
+        assert!(FactoredDelassus::new(BlockSparseDelassus::new(1), vec![(1, op.factors.sides[0].clone())]).is_none());
+    }
+}
