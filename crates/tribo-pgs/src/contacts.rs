@@ -40,7 +40,7 @@
 //! restitution target), they are marked `shares_load` for the solver's load-sharing sweeps
 //! (solve.rs); a lone point has no load to share within its pair.
 
-use nalgebra::{Isometry3, Matrix3, Matrix3xX, Vector3};
+use nalgebra::{DMatrix, Isometry3, Matrix3, Matrix3xX, Vector3};
 use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::ContactFriction;
 use tribo_multibody::{point_jacobian, Kinematics, VelocityStep};
@@ -125,8 +125,14 @@ impl BodyView<'_, '_> {
             .unwrap_or_else(Isometry3::identity)
     }
 
-    /// World velocity of the material point at `p` of `link`: (before the step, free).
-    fn point_velocities(&self, link: usize, p: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+    /// World velocity of the material point at `p` of `link`: (before the step, free), the free
+    /// one `J_p v_free` from the point's world Jacobian `jacobian` (dynamic bodies; zero for others).
+    fn point_velocities(
+        &self,
+        link: usize,
+        p: &Vector3<f64>,
+        jacobian: Option<&DMatrix<f64>>,
+    ) -> (Vector3<f64>, Vector3<f64>) {
         let boundary = match self.root_twist {
             Some((v, w)) => {
                 let origin = self
@@ -141,30 +147,23 @@ impl BodyView<'_, '_> {
         };
         let carrier = self.model.carrier.get(link).copied().unwrap_or(0);
         let before = self.kinematics.point_velocity(carrier, p).unwrap_or_default();
-        let free = match self.velocity_step {
-            Some(step) => self
-                .kinematics
-                .velocities()
-                .get(carrier)
-                .map(|_| free_point_velocity(self, carrier, p, step))
-                .unwrap_or_default(),
-            None => Vector3::zeros(),
+        let free = match (self.velocity_step, jacobian) {
+            (Some(step), Some(j)) if j.ncols() == step.v_free.len() => {
+                let v = j * &step.v_free;
+                Vector3::from_iterator(v.iter().copied())
+            }
+            _ => Vector3::zeros(),
         };
         (before + boundary, free + boundary)
     }
-}
 
-/// `J_p v_free` at `p` on tree body `carrier`.
-fn free_point_velocity(view: &BodyView, carrier: usize, p: &Vector3<f64>, step: &VelocityStep) -> Vector3<f64> {
-    let mut velocity = Vector3::zeros();
-    if let Ok(dofs) = view.model.tree.supporting_dofs(carrier) {
-        for dof in dofs {
-            if let (Some(s), Some(v)) = (view.kinematics.dof_motions().get(dof), step.v_free.get(dof)) {
-                velocity += s.velocity_at(&(p - view.kinematics.origin())) * *v;
-            }
-        }
+    /// The world point Jacobian (3 × nv) of `link` at `p`, for a dynamic body (tribo-multibody
+    /// `point_jacobian`); the contact's rows and its free velocity both come from it.
+    fn jacobian(&self, link: usize, p: &Vector3<f64>) -> Option<DMatrix<f64>> {
+        self.velocity_step?;
+        let carrier = self.model.carrier.get(link).copied()?;
+        point_jacobian(self.kinematics, carrier, p).ok()
     }
-    velocity
 }
 
 /// Step-wide numbers of the contact build.
@@ -207,8 +206,9 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
             };
             let (t1, t2) = tangents(&raw.normal);
             let frame = Matrix3::from_rows(&[raw.normal.transpose(), t1.transpose(), t2.transpose()]);
-            let (before_a, free_a) = view_a.point_velocities(a.link, &raw.point);
-            let (before_b, free_b) = view_b.point_velocities(b.link, &raw.point);
+            let (jacobian_a, jacobian_b) = (view_a.jacobian(a.link, &raw.point), view_b.jacobian(b.link, &raw.point));
+            let (before_a, free_a) = view_a.point_velocities(a.link, &raw.point, jacobian_a.as_ref());
+            let (before_b, free_b) = view_b.point_velocities(b.link, &raw.point, jacobian_b.as_ref());
             let before = frame * (before_b - before_a);
             let free = frame * (free_b - free_a);
             let slip = before.y.hypot(before.z);
@@ -240,8 +240,8 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
                 t2,
                 depth: raw.depth,
                 friction: ContactFriction::new(mu, o.friction_cone),
-                side_a: side(view_a, a, &frame, &raw.point),
-                side_b: side(view_b, b, &frame, &raw.point),
+                side_a: side(a, &frame, jacobian_a.as_ref()),
+                side_b: side(b, &frame, jacobian_b.as_ref()),
                 bias: free - Vector3::new(target.target, 0.0, 0.0),
                 target: Vector3::new(target.target, 0.0, 0.0),
                 settled_target: Vector3::new(target.settled, 0.0, 0.0),
@@ -279,8 +279,12 @@ pub(crate) fn compliant_rows(
         let normal = point.normal.try_normalize(1e-12).ok_or(PointError::NoNormal { a, b })?;
         let (t1, t2) = tangents(&normal);
         let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
-        let (_, free_a) = view_a.point_velocities(a.link, &point.point);
-        let (_, free_b) = view_b.point_velocities(b.link, &point.point);
+        let (jacobian_a, jacobian_b) = (
+            view_a.jacobian(a.link, &point.point),
+            view_b.jacobian(b.link, &point.point),
+        );
+        let (_, free_a) = view_a.point_velocities(a.link, &point.point, jacobian_a.as_ref());
+        let (_, free_b) = view_b.point_velocities(b.link, &point.point, jacobian_b.as_ref());
         let free = frame * (free_b - free_a);
         let (target, cfm) = crate::compliant::targets(point, [&normal, &t1, &t2], ctx.dt)?;
         rows.push(ContactRow {
@@ -292,8 +296,8 @@ pub(crate) fn compliant_rows(
             t2,
             depth: 0.0,
             friction: ContactFriction::new(point.friction, ctx.options.friction_cone),
-            side_a: side(view_a, a, &frame, &point.point),
-            side_b: side(view_b, b, &frame, &point.point),
+            side_a: side(a, &frame, jacobian_a.as_ref()),
+            side_b: side(b, &frame, jacobian_b.as_ref()),
             bias: free - target,
             target,
             settled_target: target,
@@ -373,13 +377,10 @@ pub(crate) fn tangents(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     (t1, n.cross(&t1))
 }
 
-/// The contact-frame Jacobian rows of a link of a dynamic body.
-fn side(view: &BodyView, link: LinkRef, frame: &Matrix3<f64>, p: &Vector3<f64>) -> Option<Side> {
-    view.velocity_step?;
-    let carrier = view.model.carrier.get(link.link).copied()?;
-    let jacobian = point_jacobian(view.kinematics, carrier, p).ok()?;
+/// The contact-frame Jacobian rows of a link of a dynamic body, from its world point Jacobian.
+fn side(link: LinkRef, frame: &Matrix3<f64>, jacobian: Option<&DMatrix<f64>>) -> Option<Side> {
     Some(Side {
         body: link.body,
-        rows: frame * jacobian,
+        rows: frame * jacobian?,
     })
 }
