@@ -252,13 +252,29 @@ impl BlockSparseDelassus {
     /// [`add_block`](Self::add_block) on each in turn would, to the bit), built in one go. `None`
     /// when an index is not a contact.
     pub fn with_added_blocks(&self, blocks: Vec<(usize, usize, Matrix3<f64>)>) -> Option<Self> {
-        let mut all = Vec::with_capacity(self.blocks.len() + blocks.len());
-        for i in 0..self.contact_count() {
-            let (columns, row) = self.block_row(i);
+        let contacts = self.contact_count();
+        if blocks.iter().any(|&(i, j, _)| i >= contacts || j >= contacts) {
+            return None;
+        }
+        // Blocks already stored are summed in place (in the order given); the others need a rebuild.
+        let mut out = self.clone();
+        let mut missing = Vec::new();
+        for (i, j, block) in blocks {
+            match out.position(i, j).and_then(|k| out.blocks.get_mut(k)) {
+                Some(existing) => *existing += block,
+                None => missing.push((i, j, block)),
+            }
+        }
+        if missing.is_empty() {
+            return Some(out);
+        }
+        let mut all = Vec::with_capacity(out.blocks.len() + missing.len());
+        for i in 0..contacts {
+            let (columns, row) = out.block_row(i);
             all.extend(columns.iter().zip(row).map(|(&j, block)| (i, j, *block)));
         }
-        all.extend(blocks);
-        Self::from_blocks(self.contact_count(), all)
+        all.extend(missing);
+        Self::from_blocks(contacts, all)
     }
 
     /// Number of stored (non-zero-pattern) blocks.
@@ -482,6 +498,20 @@ mod tests {
             }
         }
         assert!(BlockSparseDelassus::from_blocks(4, vec![(0, 4, block(0))]).is_none());
+
+        // Added blocks, stored (0, 0) and new (2, 1), (2, 1) again: as add_block on each in turn.
+        let extra = vec![(0, 0, block(8)), (2, 1, block(9)), (2, 1, block(10))];
+        let mut one_by_one = built.clone();
+        for (i, j, b) in &extra {
+            assert!(one_by_one.add_block(*i, *j, b));
+        }
+        assert_eq!(built.with_added_blocks(extra), Some(one_by_one.clone()));
+        assert_eq!(built.with_added_blocks(vec![(0, 0, block(8))]), {
+            let mut x = built.clone();
+            x.add_block(0, 0, &block(8));
+            Some(x)
+        });
+        assert!(built.with_added_blocks(vec![(4, 0, block(0))]).is_none());
     }
 
     #[test]

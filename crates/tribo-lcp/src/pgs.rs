@@ -250,7 +250,7 @@ impl Pgs {
                     break;
                 }
                 if sweep_residual <= tolerance || iteration == self.options.max_iterations {
-                    let checked = island_errors(problem, lam, island, iteration, tolerance);
+                    let checked = island_errors(problem, lam, &velocity, island, iteration, tolerance);
                     let done = checked.converged || iteration == self.options.max_iterations;
                     island_report = Some(checked);
                     if done {
@@ -302,10 +302,10 @@ impl Pgs {
         // the updates below correct them by the diagonal block (Gauss–Seidel within the
         // contact: each row sees the rows updated before it).
         let [wn, w1_entry, w2_entry] = a.block_row_dot_with(contact, lam, velocity);
-        let Some(&[l0, l1, l2]) = lam.get(base..base + 3) else {
-            return Ok(0.0);
+        let entry = match lam.get(base..base + 3) {
+            Some(&[l0, l1, l2]) if !velocity.is_empty() => [l0, l1, l2],
+            _ => [0.0; 3],
         };
-        let entry = [l0, l1, l2];
         let wn = wn + bc[0];
 
         // 1. Normal row.
@@ -357,7 +357,7 @@ impl Pgs {
         }
         // The operator's velocity state follows the contact's change (a no-op for an
         // assembled operator).
-        if let Some(now) = lam.get(base..base + 3) {
+        if let (false, Some(now)) = (velocity.is_empty(), lam.get(base..base + 3)) {
             let delta = [now[0] - entry[0], now[1] - entry[1], now[2] - entry[2]];
             if delta != [0.0; 3] {
                 a.add_impulse(contact, delta, velocity);
@@ -401,10 +401,12 @@ impl Pgs {
     }
 }
 
-/// The report of one island's contacts (velocities from their block rows, with every current λ).
+/// The report of one island's contacts (velocities from their block rows, with every current λ
+/// and the operator's velocity state `velocity` kept consistent with it).
 fn island_errors<D: DelassusRows>(
     problem: &ContactProblem<D>,
     lambda: &[f64],
+    velocity: &[f64],
     island: &[usize],
     iterations: usize,
     tolerance: f64,
@@ -418,7 +420,7 @@ fn island_errors<D: DelassusRows>(
         ) else {
             continue;
         };
-        let w = problem.delassus.block_row_dot(c, lambda);
+        let w = problem.delassus.block_row_dot_with(c, lambda, velocity);
         let velocity = [w[0] + b[0], w[1] + b[1], w[2] + b[2]];
         let (r, e) = contact_errors([l[0], l[1], l[2]], velocity, friction.mu, friction.model);
         residual = worst(residual, r);
