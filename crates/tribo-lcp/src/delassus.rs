@@ -256,6 +256,9 @@ impl BlockSparseDelassus {
         if blocks.iter().any(|&(i, j, _)| i >= contacts || j >= contacts) {
             return None;
         }
+        if self.blocks.is_empty() {
+            return Self::from_blocks(contacts, blocks);
+        }
         // Blocks already stored are summed in place (in the order given); the others need a rebuild.
         let mut out = self.clone();
         let mut missing = Vec::new();

@@ -273,6 +273,7 @@ impl Pgs {
     }
 
     /// One Gauss–Seidel update of `contact` (module docs); returns its part of the sweep residual.
+    #[inline(always)]
     fn update_contact<D: DelassusRows>(
         &self,
         problem: &ContactProblem<D>,
