@@ -192,21 +192,15 @@ impl FactoredDelassus {
     }
 }
 
-/// j Δv for one side, the three rows.
+/// j Δv for one side, the three rows (fixed-size 3 × 6 product).
+#[inline]
 fn rows_times(side: &FactoredSide, dv: &[f64]) -> [f64; 3] {
     let base = 6 * side.slot;
     let Some(v) = dv.get(base..base + 6) else {
         return [0.0; 3];
     };
-    let mut out = [0.0; 3];
-    for (k, o) in out.iter_mut().enumerate() {
-        let mut s = 0.0;
-        for (d, vd) in v.iter().enumerate() {
-            s += side.rows[(k, d)] * vd;
-        }
-        *o = s;
-    }
-    out
+    let w = side.rows * Vector6::from_column_slice(v);
+    [w.x, w.y, w.z]
 }
 
 impl DelassusRows for FactoredDelassus {
@@ -292,13 +286,13 @@ impl DelassusRows for FactoredDelassus {
     }
 
     fn add_impulse(&self, contact: usize, delta: [f64; 3], dv: &mut [f64]) {
+        let delta = nalgebra::Vector3::from(delta);
         for side in self.contact_sides(contact) {
             let base = 6 * side.slot;
             if let Some(v) = dv.get_mut(base..base + 6) {
-                for (d, vd) in v.iter_mut().enumerate() {
-                    *vd += side.response[(d, 0)] * delta[0]
-                        + side.response[(d, 1)] * delta[1]
-                        + side.response[(d, 2)] * delta[2];
+                let change = side.response * delta;
+                for (vd, c) in v.iter_mut().zip(change.iter()) {
+                    *vd += c;
                 }
             }
         }

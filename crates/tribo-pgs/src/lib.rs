@@ -18,9 +18,11 @@
 //!    ragdoll's thighs on coaxial hips touching along the axis) are dropped with a warning naming
 //!    the link pair, and tangents no joint can move lose their friction row.
 //! 5. `solve` (solve.rs): the Delassus operator `A = J M̃⁻¹ Jᵀ` in block-sparse form (bodies couple
-//!    contacts only through shared bodies), warm-started projected Gauss–Seidel with the exact
-//!    circular cone (or a pyramid/box), or Lemke for small polyhedral problems; a few load-sharing
-//!    sweeps come first (see *Load sharing* below). Speculative contacts struck within the step
+//!    contacts only through shared bodies), free rigid bodies kept factored (the sweep updates
+//!    their velocities `Δv = M̃⁻¹ Jᵀ λ` instead of reading assembled blocks), warm-started projected
+//!    Gauss–Seidel with the exact circular cone (or a pyramid/box) island by island (islands.rs:
+//!    contacts that share no dynamic body), or Lemke for small polyhedral problems; a few
+//!    load-sharing sweeps come first (see *Load sharing* below). Speculative contacts struck within the step
 //!    are then resolved after the impacts that strike them (impacts.rs, *Impacts within a step* below).
 //! 6. `integrate` (integrate.rs): `v⁺ = v_free + M̃⁻¹ Jᵀ λ`, `q⁺ = q ⊕ h v⁺` (semi-implicit
 //!    Euler); non-finite or absurd velocities (> 1e4) are a divergence naming the body, and the
@@ -81,7 +83,8 @@
 //! Link velocities are those of the link frame origin (world). Contact records: every point with
 //! λₙ > 0, normal from a to b, depth ≥ 0 when overlapping, normal force λₙ / h and friction force
 //! on b. `StepReport`: `contacts` = contact points (LCP size 3 × contacts), `iterations` = PGS
-//! sweeps, load-sharing ones included (Lemke pivots), `residual` = natural-map residual ‖λ − Π(λ − w)‖∞,
+//! sweeps (the most any island took, load-sharing ones included; Lemke pivots), `residual` =
+//! natural-map residual ‖λ − Π(λ − w)‖∞ (the worst contact of any island),
 //! `complementarity` = tribo-lcp's complementarity error (max |λᵢ wᵢ| plus the friction
 //! dissipation gap); a solve stopped at the iteration cap adds a warning.
 //!
