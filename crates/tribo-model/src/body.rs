@@ -5,6 +5,8 @@ use std::sync::Arc;
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use tribo_yaml::Location;
 
+use crate::Mesh;
+
 /// A rigid multi-link body (a robot, an object, the floor).
 #[derive(Debug, Clone)]
 pub struct Body {
@@ -45,6 +47,10 @@ pub struct Link {
     pub material_location: Option<Location>,
     /// Collision shapes in the link frame.
     pub shapes: Vec<Shape>,
+    /// Geometry the file gave this link that could not become a collision shape (an unsupported
+    /// mesh format, …), one located warning each; the runner repeats them in every run summary
+    /// so that no link loses its collision silently.
+    pub uncollided: Vec<tribo_yaml::Diagnostic>,
     /// CSLC pads on this link (read by the `cslc` engine, ignored by the others).
     pub pads: Vec<crate::PadSpec>,
     /// Where the link was defined.
@@ -139,6 +145,9 @@ pub enum Geometry {
         radius: f64,
         height: f64,
     },
+    /// A triangle mesh in the shape frame, collided as its [`crate::MeshCollision`] says (shared: a
+    /// mesh is cloned with its body).
+    Mesh(Arc<Mesh>),
 }
 
 impl Geometry {
@@ -149,6 +158,7 @@ impl Geometry {
             Geometry::Cylinder { .. } => "Cylinder",
             Geometry::Capsule { .. } => "Capsule",
             Geometry::Cone { .. } => "Cone",
+            Geometry::Mesh(_) => "Mesh",
         }
     }
 }
@@ -187,6 +197,7 @@ impl Link {
             material: DEFAULT_MATERIAL.to_string(),
             material_location: None,
             shapes: Vec::new(),
+            uncollided: Vec::new(),
             pads: Vec::new(),
             location,
         }

@@ -9,6 +9,8 @@
 mod body;
 mod body_file;
 mod load;
+mod mesh;
+mod mesh_file;
 mod motion;
 mod pad;
 mod seq_file;
@@ -20,6 +22,8 @@ mod validate;
 pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
 pub use body_file::{load_body, parse_body, read_project_pad};
 pub use load::{is_urdf, load_model};
+pub use mesh::{Mesh, MeshCollision, MeshMassProperties};
+pub use mesh_file::{load_mesh_file, MeshFileError};
 pub use motion::{JointMotion, ZmpSeq};
 pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};

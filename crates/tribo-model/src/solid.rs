@@ -3,7 +3,8 @@
 //! Textbook formulas for homogeneous solids (any dynamics text's table of moments of inertia;
 //! the capsule is the sum of its cylinder and its two hemispheres, each hemisphere moved to its
 //! own centre of mass by the parallel-axis theorem). Axes follow Choreonoid: cylinders, capsules
-//! and cones along local +Y.
+//! and cones along local +Y. A mesh is the solid its closed surface encloses
+//! ([`crate::Mesh::mass_properties`]: the divergence theorem over tetrahedra).
 
 use std::f64::consts::PI;
 
@@ -21,15 +22,18 @@ impl Geometry {
             Geometry::Cylinder { radius, height } => PI * radius * radius * height,
             Geometry::Capsule { radius, height } => PI * radius * radius * (height + 4.0 / 3.0 * radius),
             Geometry::Cone { radius, height } => PI * radius * radius * height / 3.0,
+            Geometry::Mesh(ref mesh) => mesh.mass_properties().volume,
         }
     }
 
     /// Centre of mass of the uniform solid in the geometry's own frame, m: the origin for every
     /// shape but the cone, whose centre of mass lies a quarter of its height above its base
-    /// (y = −h/4, the base being at −h/2).
+    /// (y = −h/4, the base being at −h/2), and meshes, whose centre is that of the volume they
+    /// enclose.
     pub fn centre_of_mass(&self) -> Vector3<f64> {
         match *self {
             Geometry::Cone { height, .. } => Vector3::new(0.0, -height / 4.0, 0.0),
+            Geometry::Mesh(ref mesh) => mesh.mass_properties().centre,
             _ => Vector3::zeros(),
         }
     }
@@ -44,9 +48,19 @@ impl Geometry {
     /// - capsule (axis y, cylinder h + two hemispheres of radius r, masses by volume): axial
     ///   m_c r²/2 + m_s 2r²/5, transverse m_c (r²/4 + h²/12) + m_s (83r²/320 + (h/2 + 3r/8)²),
     ///   where m_s is the mass of both hemispheres (83/320 r² is a hemisphere's transverse moment
-    ///   about its own centre of mass, 3r/8 from its flat face).
+    ///   about its own centre of mass, 3r/8 from its flat face);
+    /// - a closed mesh: the volume integral of its tetrahedra ([`crate::Mesh::mass_properties`]),
+    ///   scaled by the density m / V (zero for a mesh that encloses no volume).
     pub fn solid_inertia(&self, mass: f64) -> Matrix3<f64> {
         let diagonal = match *self {
+            Geometry::Mesh(ref mesh) => {
+                let p = mesh.mass_properties();
+                return if p.volume > 0.0 {
+                    p.unit_inertia * (mass / p.volume)
+                } else {
+                    Matrix3::zeros()
+                };
+            }
             Geometry::Box { size } => {
                 let (x2, y2, z2) = (size.x * size.x, size.y * size.y, size.z * size.z);
                 Vector3::new(y2 + z2, x2 + z2, x2 + y2) * (mass / 12.0)

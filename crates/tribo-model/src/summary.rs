@@ -98,6 +98,12 @@ pub fn describe_shape(shape: &Shape) -> String {
         Geometry::Cylinder { radius, height }
         | Geometry::Capsule { radius, height }
         | Geometry::Cone { radius, height } => format!("r {} h {}", num(*radius), num(*height)),
+        Geometry::Mesh(mesh) => format!(
+            "{} ({} triangles, {})",
+            mesh.origin,
+            mesh.triangles.len(),
+            mesh.collision.name()
+        ),
     };
     format!("{} {dims}{}", shape.geometry.type_name(), describe_pose(&shape.pose))
 }

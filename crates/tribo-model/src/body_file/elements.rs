@@ -4,11 +4,13 @@
 
 use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Node, Value};
 
-use super::geometry::{read_shape, ShapeContent};
+use super::geometry::{place_mesh, read_shape, GeometryRead, ShapeContent, ShapeContext};
+use super::mesh::{read_collision, read_resource};
 use super::mass::{read_inertia, read_mass, RigidBody, COM_KEYS};
 use super::pose::{read_local_transform, Frame};
 use super::units::AngleUnit;
 use crate::Shape;
+use tribo_yaml::Location;
 use nalgebra::{Matrix3, Vector3};
 
 /// Deeper nesting than this is certainly not a model (and would only exhaust the stack).
@@ -62,17 +64,20 @@ pub struct LinkElements {
     /// Collision shapes (after the Visual/Collision split).
     pub shapes: Vec<Shape>,
     pub rigid_bodies: Vec<RigidBody>,
+    /// Collided geometry that gave no collision shape (also in the notes).
+    pub uncollided: Vec<Diagnostic>,
 }
 
 /// Read `elements` of link `link_name`. Notes (devices, unsupported geometry, …) go to `notes`.
 pub fn read_link_elements(
     elements: &Node,
-    unit: AngleUnit,
+    cx: ShapeContext,
     link_name: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<LinkElements, Error> {
     let mut walker = Walker {
-        unit,
+        unit: cx.unit,
+        cx,
         link_name,
         notes,
         items: Vec::new(),
@@ -88,23 +93,29 @@ pub fn read_link_elements(
         ..
     } = walker;
     let mut shapes = Vec::new();
+    let mut uncollided = Vec::new();
     for (model, content) in items {
         // With any Visual/Collision node, Visual-only shapes are not collided; otherwise all are.
         if split && model == Model::Visual {
             continue;
         }
         match content {
-            ShapeContent::Primitive(shape) => shapes.push(shape),
-            ShapeContent::Unsupported { type_name, location } => notes.push(Diagnostic::warning(
-                location,
-                format!(
-                    "geometry `{type_name}` is not collided by tribo's engines yet; link `{link_name}` has no \
-                     collision shape from it"
-                ),
-            )),
+            ShapeContent::Collided(shape) => shapes.push(shape),
+            ShapeContent::Unsupported { message, location } => {
+                let note = Diagnostic::warning(
+                    location,
+                    format!("{message}; link `{link_name}` has no collision shape from it"),
+                );
+                notes.push(note.clone());
+                uncollided.push(note);
+            }
         }
     }
-    Ok(LinkElements { shapes, rigid_bodies })
+    Ok(LinkElements {
+        shapes,
+        rigid_bodies,
+        uncollided,
+    })
 }
 
 /// Which model a shape belongs to (StdBodyLoader `currentModelType`).
@@ -117,6 +128,7 @@ enum Model {
 
 struct Walker<'a> {
     unit: AngleUnit,
+    cx: ShapeContext<'a>,
     link_name: &'a str,
     notes: &'a mut Vec<Diagnostic>,
     items: Vec<(Model, ShapeContent)>,
@@ -195,11 +207,12 @@ impl Walker<'_> {
             }
             "Visual" | "Collision" => self.visual_or_collision(&f, type_name, frame, model, depth),
             "Resource" => {
-                self.note_resource(node);
+                let frame = self.enter(&f, frame, "a Resource")?;
+                self.resource(node, &frame, model)?;
                 Ok(true)
             }
             "Shape" => {
-                if let Some(content) = read_shape(node, frame, self.unit, self.link_name, self.notes)? {
+                if let Some(content) = read_shape(node, frame, self.cx, self.link_name, self.notes)? {
                     self.items.push((model, content));
                 }
                 Ok(true)
@@ -296,11 +309,11 @@ impl Walker<'_> {
         let frame = self.enter(f, frame, &format!("a {type_name} node"))?;
         let mut produced = false;
         if let Some(resource) = f.get_value(&["resource"]) {
-            self.note_resource(resource);
+            self.resource(resource, &frame, inner)?;
             produced = true;
         }
         if let Some(shape) = f.get_value(&["shape"]) {
-            if let Some(content) = read_shape(shape, &frame, self.unit, self.link_name, self.notes)? {
+            if let Some(content) = read_shape(shape, &frame, self.cx, self.link_name, self.notes)? {
                 self.items.push((inner, content));
             }
             produced = true;
@@ -310,11 +323,24 @@ impl Walker<'_> {
         Ok(produced)
     }
 
-    fn note_resource(&mut self, node: &Node) {
-        self.notes.push(node.warning(format!(
-            "`Resource` (an external mesh or scene file) is not loaded; link `{}` has no collision shape from it",
-            self.link_name
-        )));
+    /// A `Resource` element (or a Visual/Collision `resource:`): the mesh file it names, as a
+    /// shape of `model` (StdBodyLoader `readResource`; `super::mesh::read_resource`).
+    fn resource(&mut self, node: &Node, frame: &Frame, model: Model) -> Result<(), Error> {
+        let f = Fields::new(node, "a Resource")?;
+        f.skip(&["type", "name", "translation", "rotation", "scale"]);
+        let collision = read_collision(&f)?;
+        let read = read_resource(&f, node, self.cx.dir)?;
+        let location: Location = node.location.clone();
+        let content = match place_mesh(read, frame, collision, node)? {
+            GeometryRead::Collided(geometry) => ShapeContent::Collided(Shape {
+                geometry,
+                pose: frame.shape_pose,
+                color: None,
+            }),
+            GeometryRead::Unsupported(message) => ShapeContent::Unsupported { message, location },
+        };
+        self.items.push((model, content));
+        Ok(())
     }
 }
 
@@ -327,7 +353,11 @@ mod tests {
     fn read(text: &str) -> (Result<LinkElements, Error>, Vec<Diagnostic>) {
         let node = parse_str(text, "e.body").expect("yaml");
         let mut notes = Vec::new();
-        let r = read_link_elements(&node, AngleUnit::Degree, "L", &mut notes);
+        let cx = ShapeContext {
+            unit: AngleUnit::Degree,
+            dir: std::path::Path::new("."),
+        };
+        let r = read_link_elements(&node, cx, "L", &mut notes);
         (r, notes)
     }
 
@@ -398,15 +428,17 @@ mod tests {
 
     #[test]
     fn unsupported_geometry_notes_only_when_collided() {
-        let (r, notes) = read("Shape: {geometry: {type: TriangleMesh}}\n");
-        assert!(r.expect("mesh").shapes.is_empty());
+        let (r, notes) = read("Shape: {geometry: {type: Resource, uri: arm.wrl}}\n");
+        let elements = r.expect("mesh");
+        assert!(elements.shapes.is_empty());
         assert_eq!(notes.len(), 1);
-        assert!(
-            notes[0].message.starts_with("geometry `TriangleMesh` is not collided"),
-            "{}",
-            notes[0]
+        assert_eq!(elements.uncollided, notes);
+        assert_eq!(
+            notes[0].to_string(),
+            "e.body:1:19: warning: `Resource` `arm.wrl`: VRML (.wrl) mesh files are not read by tribo (STL and OBJ \
+             are); link `L` has no collision shape from it"
         );
-        let text = "- {type: Visual, elements: {Shape: {geometry: {type: TriangleMesh}}}}\n\
+        let text = "- {type: Visual, elements: {Shape: {geometry: {type: Resource, uri: arm.wrl}}}}\n\
                     - {type: Collision, elements: {Shape: {geometry: {type: Box}}}}\n";
         let (r, notes) = read(text);
         assert!(matches!(r.expect("split").shapes[0].geometry, Geometry::Box { .. }));

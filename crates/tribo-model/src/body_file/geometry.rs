@@ -1,22 +1,36 @@
 //! `Shape` nodes and their `geometry` (docs/design/choreonoid-formats.md §2.7; StdSceneReader `readShape`,
 //! `readGeometry`). Primitives keep Choreonoid's convention: Cylinder, Capsule and Cone along
-//! local +Y.
+//! local +Y. Meshes ([`super::mesh`], [`super::mesh_generated`]) go through the whole Transform
+//! stack, non-uniform scales included, into their shape's frame.
+
+use std::path::Path;
+use std::sync::Arc;
 
 use nalgebra::Vector3;
 use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Location, Node};
 
 use super::keys::typo_warnings;
+use super::mesh::{read_collision, read_inline, read_resource, MeshRead, RESOURCE_KEYS};
+use super::mesh_generated::{read_elevation_grid, read_extrusion};
 use super::pose::{read_local_transform, Frame};
 use super::units::AngleUnit;
-use crate::{Geometry, Shape};
+use crate::{Geometry, Mesh, MeshCollision, Shape};
 
 /// What a Shape contributes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ShapeContent {
-    /// A primitive tribo's engines collide, placed in the link frame.
-    Primitive(Shape),
-    /// Geometry the engines cannot collide (meshes, extrusions, elevation grids, resources).
-    Unsupported { type_name: String, location: Location },
+    /// A shape tribo's engines collide (a primitive or a mesh), placed in the link frame.
+    Collided(Shape),
+    /// Geometry the engines cannot get (a mesh format without a reader, …): why, and where.
+    Unsupported { message: String, location: Location },
+}
+
+/// What a body file's shapes need besides the node: angles and where relative files are.
+#[derive(Debug, Clone, Copy)]
+pub struct ShapeContext<'a> {
+    pub unit: AngleUnit,
+    /// The body file's directory (`Resource` uris are relative to it).
+    pub dir: &'a Path,
 }
 
 const SHAPE_KEYS: [&str; 10] = [
@@ -33,7 +47,7 @@ const SHAPE_KEYS: [&str; 10] = [
 ];
 
 const PRIMITIVES: [&str; 5] = ["Box", "Sphere", "Cylinder", "Capsule", "Cone"];
-const UNSUPPORTED: [&str; 5] = [
+const MESHES: [&str; 5] = [
     "Extrusion",
     "ElevationGrid",
     "TriangleMesh",
@@ -46,10 +60,11 @@ const DIVISION_KEYS: [&str; 3] = ["division_number", "divisionNumber", "extra_di
 pub fn read_shape(
     node: &Node,
     frame: &Frame,
-    unit: AngleUnit,
+    cx: ShapeContext,
     link_name: &str,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<Option<ShapeContent>, Error> {
+    let unit = cx.unit;
     let f = Fields::new(node, "a Shape")?;
     f.skip(&["type", "name", "is_optional", "isOptional", "is_meta_scene"]);
     let context = format!("a Shape of link `{link_name}`");
@@ -62,31 +77,82 @@ pub fn read_shape(
     };
     typo_warnings(&f, &context, &SHAPE_KEYS, notes);
     let frame = frame.then(&local);
-    Ok(Some(match read_geometry(geometry_node, frame.shape_scale, notes)? {
-        GeometryRead::Primitive(geometry) => ShapeContent::Primitive(Shape {
+    Ok(Some(match read_geometry(geometry_node, &frame, cx, notes)? {
+        GeometryRead::Collided(geometry) => ShapeContent::Collided(Shape {
             geometry,
             pose: frame.shape_pose,
             color,
         }),
-        GeometryRead::Unsupported(type_name) => ShapeContent::Unsupported {
-            type_name,
+        GeometryRead::Unsupported(message) => ShapeContent::Unsupported {
+            message,
             location: geometry_node.location.clone(),
         },
     }))
 }
 
-enum GeometryRead {
-    Primitive(Geometry),
+pub enum GeometryRead {
+    Collided(Geometry),
     Unsupported(String),
 }
 
-/// A `geometry:` mapping, its lengths multiplied by the enclosing uniform `scale`.
-fn read_geometry(node: &Node, scale: f64, notes: &mut Vec<Diagnostic>) -> Result<GeometryRead, Error> {
+/// A mesh read in geometry coordinates, placed in the shape frame of `frame` (its full affine
+/// map, then the inverse of the shape pose), or why it has none.
+pub fn place_mesh(
+    read: MeshRead,
+    frame: &Frame,
+    collision: MeshCollision,
+    node: &Node,
+) -> Result<GeometryRead, Error> {
+    let (vertices, mut triangles, what) = match read {
+        MeshRead::Mesh {
+            vertices,
+            triangles,
+            what,
+        } => (vertices, triangles, what),
+        MeshRead::Unsupported(message) => return Ok(GeometryRead::Unsupported(message)),
+    };
+    let to_shape = frame.shape_pose.inverse();
+    let vertices = vertices
+        .iter()
+        .map(|v| to_shape * nalgebra::Point3::from(frame.linear * v + frame.translation))
+        .map(|p| p.coords)
+        .collect();
+    if frame.linear.determinant() < 0.0 {
+        // A mirroring scale turns the winding inside out.
+        Mesh::flip_winding(&mut triangles);
+    }
+    let origin = format!("{what} ({})", node.location);
+    let mesh = Mesh::new(vertices, triangles, collision, origin).map_err(|e| node.error(format!("{what}: {e}")))?;
+    Ok(GeometryRead::Collided(Geometry::Mesh(Arc::new(mesh))))
+}
+
+/// A `geometry:` mapping inside `frame`: primitives' lengths multiplied by the enclosing uniform
+/// scale, meshes through the whole Transform stack.
+fn read_geometry(
+    node: &Node,
+    frame: &Frame,
+    cx: ShapeContext,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<GeometryRead, Error> {
+    let scale = frame.shape_scale;
     let f = Fields::new(node, "a geometry")?;
     let type_node = f.required(&["type"])?;
     let type_name = type_node.as_name()?;
     f.skip(&DIVISION_KEYS);
     let context = format!("a {type_name} geometry");
+    if MESHES.contains(&type_name) {
+        let collision = read_collision(&f)?;
+        let read = match type_name {
+            "TriangleMesh" => read_inline(&f, node, true)?,
+            "IndexedFaceSet" => read_inline(&f, node, false)?,
+            "Extrusion" => read_extrusion(&f, node, cx.unit)?,
+            "ElevationGrid" => read_elevation_grid(&f, node)?,
+            _ => read_resource(&f, node, cx.dir)?,
+        };
+        let known: Vec<&str> = mesh_keys(type_name);
+        typo_warnings(&f, &context, &known, notes);
+        return place_mesh(read, frame, collision, node);
+    }
     let geometry = match type_name {
         "Box" => {
             let size = f
@@ -146,17 +212,48 @@ fn read_geometry(node: &Node, scale: f64, notes: &mut Vec<Diagnostic>) -> Result
                 height: height * scale,
             }
         }
-        other if UNSUPPORTED.contains(&other) => return Ok(GeometryRead::Unsupported(other.to_string())),
         other => {
-            let hint = did_you_mean(other, PRIMITIVES.iter().chain(UNSUPPORTED.iter()).copied());
+            let hint = did_you_mean(other, PRIMITIVES.iter().chain(MESHES.iter()).copied());
             return Err(type_node.error(format!(
                 "unknown geometry type `{other}`{hint}; expected one of {}, {}",
                 PRIMITIVES.join(", "),
-                UNSUPPORTED.join(", ")
+                MESHES.join(", ")
             )));
         }
     };
-    Ok(GeometryRead::Primitive(geometry))
+    Ok(GeometryRead::Collided(geometry))
+}
+
+/// The keys a mesh geometry of `type_name` reads (for typo warnings).
+fn mesh_keys(type_name: &str) -> Vec<&'static str> {
+    let own: &[&'static str] = match type_name {
+        "TriangleMesh" | "IndexedFaceSet" => &["vertices", "coordinate", "faces", "coordIndex"],
+        "Extrusion" => &[
+            "cross_section",
+            "crossSection",
+            "spine",
+            "scale",
+            "orientation",
+            "begin_cap",
+            "beginCap",
+            "end_cap",
+            "endCap",
+        ],
+        "ElevationGrid" => &[
+            "x_dimension",
+            "xDimension",
+            "z_dimension",
+            "zDimension",
+            "x_spacing",
+            "xSpacing",
+            "z_spacing",
+            "zSpacing",
+            "height",
+            "ccw",
+        ],
+        _ => &RESOURCE_KEYS,
+    };
+    ["type", "collision"].iter().chain(own).copied().collect()
 }
 
 /// A length > 0 with a default.
@@ -189,12 +286,16 @@ mod tests {
 
     fn shape(text: &str) -> Result<Option<ShapeContent>, Error> {
         let node = parse_str(text, "g.body").expect("yaml");
-        read_shape(&node, &Frame::link(), AngleUnit::Degree, "L", &mut Vec::new())
+        let cx = ShapeContext {
+            unit: AngleUnit::Degree,
+            dir: Path::new("."),
+        };
+        read_shape(&node, &Frame::link(), cx, "L", &mut Vec::new())
     }
 
     fn primitive(text: &str) -> Shape {
         let content = shape(text).expect("shape").expect("has geometry");
-        let ShapeContent::Primitive(s) = content else {
+        let ShapeContent::Collided(s) = content else {
             unreachable!("expected a primitive, got {content:?}");
         };
         s
@@ -285,11 +386,63 @@ mod tests {
     }
 
     #[test]
-    fn meshes_are_unsupported_not_errors() {
-        let content = shape("geometry: {type: Extrusion, crossSection: [0, 0, 1, 0, 1, 1], spine: [0, 0, 0, 0, 1, 0]}");
-        assert!(
-            matches!(&content, Ok(Some(ShapeContent::Unsupported { type_name, .. })) if type_name == "Extrusion"),
-            "{content:?}"
+    fn inline_meshes_are_collided_and_a_mirror_keeps_them_outward() {
+        // A unit cube as an IndexedFaceSet of quads, under a Shape mirrored in x and scaled 2×.
+        let cube = "geometry:\n  type: IndexedFaceSet\n  collision: convex_hull\n  \
+                    coordinate: [0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1]\n  \
+                    coordIndex: [0,3,2,1,-1, 4,5,6,7,-1, 0,1,5,4,-1, 2,3,7,6,-1, 0,4,7,3,-1, 1,2,6,5]\n";
+        let s = primitive(cube);
+        let Geometry::Mesh(mesh) = &s.geometry else {
+            unreachable!("a mesh");
+        };
+        assert_eq!(mesh.triangles.len(), 12);
+        assert!(mesh.is_closed());
+        assert!((mesh.mass_properties().volume - 1.0).abs() < 1e-15);
+        let mirrored = primitive(&format!("scale: [-2, 2, 2]\n{cube}"));
+        let Geometry::Mesh(mesh) = &mirrored.geometry else {
+            unreachable!("a mesh");
+        };
+        let p = mesh.mass_properties();
+        assert!((p.volume - 8.0).abs() < 1e-12, "{}", p.volume);
+        assert!((p.centre - Vector3::new(-1.0, 1.0, 1.0)).norm() < 1e-12, "{}", p.centre);
+        // Outward winding survives the mirror: the signed volume stays positive.
+        let signed: f64 = mesh
+            .triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| mesh.vertices[i as usize]);
+                a.dot(&b.cross(&c)) / 6.0
+            })
+            .sum();
+        assert!(signed > 0.0);
+    }
+
+    #[test]
+    fn mesh_errors_are_located() {
+        let err = shape("geometry: {type: TriangleMesh, vertices: [0, 0, 0, 1, 0, 0, 0, 1, 0], faces: [0, 1, 3]}")
+            .expect_err("index 3");
+        assert_eq!(err.to_string(), "g.body:1:85: vertex index 3 is out of range: there are 3 vertices");
+        let err = shape("geometry: {type: TriangleMesh, vertices: [0, 0, 0, 1], faces: [0, 1, 2]}").expect_err("4 numbers");
+        assert!(err.message.contains("found 4 numbers"), "{err}");
+        let err = shape("geometry: {type: IndexedFaceSet, coordinate: [0, 0, 0, 1, 0, 0, 0, 1, 0], coordIndex: [0, 1, -1]}")
+            .expect_err("a 2-gon");
+        assert!(err.message.contains("at least 3 vertices"), "{err}");
+        let err = shape("geometry: {type: TriangleMesh, collision: triangle_mseh, vertices: [0, 0, 0], faces: []}")
+            .expect_err("typo");
+        assert_eq!(
+            err.to_string(),
+            "g.body:1:43: unknown mesh collision mode `triangle_mseh` (did you mean `triangle_mesh`?)"
         );
+    }
+
+    #[test]
+    fn resources_of_unread_formats_are_unsupported_and_missing_files_are_errors() {
+        let content = shape("geometry: {type: Resource, uri: robot/arm.dae}");
+        let Ok(Some(ShapeContent::Unsupported { message, .. })) = &content else {
+            unreachable!("unsupported, got {content:?}");
+        };
+        assert!(message.contains("Collada (.dae)"), "{message}");
+        let err = shape("geometry: {type: Resource, uri: no/such/file.stl}").expect_err("missing");
+        assert!(err.to_string().starts_with("g.body:1:33: `Resource` `no/such/file.stl`: cannot read mesh file"), "{err}");
     }
 }

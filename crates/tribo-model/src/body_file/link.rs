@@ -4,12 +4,12 @@
 use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Node, Value};
 
 use super::elements::{read_link_elements, LinkElements};
+use super::geometry::ShapeContext;
 use super::joint::{read_joint, JOINT_KEYS};
 use super::keys::typo_warnings;
 use super::mass::{link_mass_properties, COM_KEYS};
 use super::pad::read_pad;
 use super::pose::{isometry, read_placement};
-use super::units::AngleUnit;
 use crate::Link;
 
 /// A link as written, before the tree is assembled (`link.parent` is still `None`).
@@ -43,7 +43,7 @@ const LINK_NODE_TYPES: [&str; 4] = ["Link", "Skip", "ContinuousTrack", "SubBody"
 /// Read every link of `links`: a list of link mappings, or a mapping keyed by node type.
 pub fn read_links<'a>(
     links: &'a Node,
-    unit: AngleUnit,
+    cx: ShapeContext,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<Vec<ParsedLink<'a>>, Error> {
     let mut parsed = Vec::new();
@@ -53,7 +53,7 @@ pub fn read_links<'a>(
                 let f = Fields::new(item, "a link")?;
                 let type_node = f.get_value(&["type"]);
                 let type_name = type_node.map(Node::as_name).transpose()?.unwrap_or("Link");
-                if let Some(link) = read_node_in_links(item, type_name, type_node.unwrap_or(item), unit, notes)? {
+                if let Some(link) = read_node_in_links(item, type_name, type_node.unwrap_or(item), cx, notes)? {
                     parsed.push(link);
                 }
             }
@@ -75,7 +75,7 @@ pub fn read_links<'a>(
                     value: Value::Null,
                     location: entry.key_location.clone(),
                 };
-                if let Some(link) = read_node_in_links(item, &entry.key, &at, unit, notes)? {
+                if let Some(link) = read_node_in_links(item, &entry.key, &at, cx, notes)? {
                     parsed.push(link);
                 }
             }
@@ -97,11 +97,11 @@ fn read_node_in_links<'a>(
     node: &'a Node,
     type_name: &str,
     type_at: &Node,
-    unit: AngleUnit,
+    cx: ShapeContext,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<Option<ParsedLink<'a>>, Error> {
     match type_name {
-        "Link" => read_link(node, unit, notes).map(Some),
+        "Link" => read_link(node, cx, notes).map(Some),
         "Skip" => Ok(None),
         "ContinuousTrack" | "SubBody" => Err(type_at.error(format!(
             "unsupported: `{type_name}` nodes in `links` are not loaded by tribo"
@@ -116,7 +116,8 @@ fn read_node_in_links<'a>(
 }
 
 /// One link mapping.
-fn read_link<'a>(node: &'a Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -> Result<ParsedLink<'a>, Error> {
+fn read_link<'a>(node: &'a Node, cx: ShapeContext, notes: &mut Vec<Diagnostic>) -> Result<ParsedLink<'a>, Error> {
+    let unit = cx.unit;
     let f = Fields::new(node, "a link")?;
     f.skip(&["type", "import", "childLinks"]);
     let name_node = f.required(&["name"])?;
@@ -131,8 +132,12 @@ fn read_link<'a>(node: &'a Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -
     let joint = read_joint(&f, unit, joint_name.unwrap_or_else(|| name.clone()), notes)?;
     let material_node = f.get_value(&["material"]);
     let material = material_node.map(|n| n.as_name().map(str::to_string)).transpose()?;
-    let LinkElements { shapes, rigid_bodies } = match f.get_value(&["elements"]) {
-        Some(elements) => read_link_elements(elements, unit, &name, notes)?,
+    let LinkElements {
+        shapes,
+        rigid_bodies,
+        uncollided,
+    } = match f.get_value(&["elements"]) {
+        Some(elements) => read_link_elements(elements, cx, &name, notes)?,
         None => LinkElements::default(),
     };
     let mass = link_mass_properties(&f, rigid_bodies, notes)?;
@@ -157,6 +162,7 @@ fn read_link<'a>(node: &'a Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -
         link.material_location = Some(at.location.clone());
     }
     link.shapes = shapes;
+    link.uncollided = uncollided;
     link.pads.extend(pad);
     Ok(ParsedLink {
         link,

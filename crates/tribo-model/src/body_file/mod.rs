@@ -13,6 +13,8 @@ mod joint;
 mod keys;
 mod link;
 mod mass;
+mod mesh;
+mod mesh_generated;
 mod pad;
 mod pose;
 pub(crate) mod tree;
@@ -34,16 +36,17 @@ pub fn read_project_pad(node: &Node, extra: &[&str]) -> Result<crate::PadSpec, E
 /// Load a `.body` file. Locations in errors and notes name the path as given.
 pub fn load_body(path: &Path) -> Result<Body, Error> {
     let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_file_with_warnings(path)?;
-    let mut body = build_body(&root, path.display().to_string().into(), file_stem(path))?;
+    let mut body = build_body(&root, path.display().to_string().into(), file_stem(path), directory(path))?;
     body.notes.splice(0..0, warnings);
     Ok(body)
 }
 
 /// Parse `.body` text; `file_name` names it in locations and gives the default model name
-/// (its stem).
+/// (its stem); mesh files it names are read relative to `file_name`'s directory.
 pub fn parse_body(text: &str, file_name: &str) -> Result<Body, Error> {
     let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_str_with_warnings(text, file_name)?;
-    let mut body = build_body(&root, file_name.into(), file_stem(Path::new(file_name)))?;
+    let path = Path::new(file_name);
+    let mut body = build_body(&root, file_name.into(), file_stem(path), directory(path))?;
     body.notes.splice(0..0, warnings);
     Ok(body)
 }
@@ -54,10 +57,16 @@ fn file_stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn build_body(doc: &Node, source: Arc<str>, stem: String) -> Result<Body, Error> {
+/// The directory relative paths in the file at `path` start from.
+fn directory(path: &Path) -> &Path {
+    path.parent().unwrap_or(Path::new(""))
+}
+
+fn build_body(doc: &Node, source: Arc<str>, stem: String, dir: &Path) -> Result<Body, Error> {
     let mut notes = Vec::new();
     let header = header::read_header(doc, &mut notes)?;
-    let parsed = link::read_links(header.links, header.unit, &mut notes)?;
+    let cx = geometry::ShapeContext { unit: header.unit, dir };
+    let parsed = link::read_links(header.links, cx, &mut notes)?;
     let name = header.name.unwrap_or(stem);
     tree::assemble_file_body(parsed, header.root_link, header.links, name, source, notes)
 }

@@ -285,6 +285,8 @@ fn check_finite(link: &Link) -> Result<(), Error> {
             crate::Geometry::Cylinder { radius, height }
             | crate::Geometry::Capsule { radius, height }
             | crate::Geometry::Cone { radius, height } => &[*radius, *height],
+            // Mesh vertices are checked finite when the mesh is made.
+            crate::Geometry::Mesh(_) => &[],
         };
         dims.iter().all(|v| v.is_finite()) && s.pose.to_homogeneous().iter().all(|v| v.is_finite())
     });
