@@ -3,7 +3,7 @@
 use nalgebra::{Isometry3, Point3};
 use tribo_cslc::{CslcPad, PadGeometry};
 use tribo_engine::{LinkRef, Scene};
-use tribo_model::{PadShape, Shape};
+use tribo_model::{Geometry, PadShape, Shape};
 
 use crate::params::pad_material;
 
@@ -82,7 +82,7 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
             .map(|s| (s.rest_position - centroid).norm() + s.radius)
             .fold(0.0, f64::max);
         let solver = CslcPad::new(lattice, params).map_err(|e| invalid(e.to_string()))?;
-        let candidates = scene
+        let candidates: Vec<(LinkRef, Shape)> = scene
             .links()
             .filter(|&other| other != link && !adjacent(scene, link, other))
             .flat_map(|other| {
@@ -92,6 +92,18 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
                     .map(move |s| (other, s.clone()))
             })
             .collect();
+        if let Some((other, mesh)) = candidates.iter().find_map(|(l, s)| match &s.geometry {
+            Geometry::Mesh(mesh) => Some((*l, mesh)),
+            _ => None,
+        }) {
+            let body = &scene.bodies[other.body];
+            return Err(invalid(format!(
+                "the mesh {} of link `{}.{}` is not a pad target: a pad touches primitives (Box, Sphere, \
+                 Cylinder, Capsule, Cone) by their signed distance; give that link a primitive collision \
+                 shape, or run the scene on rapier or pgs",
+                mesh.origin, body.name, body.model.links[other.link].name
+            )));
+        }
         pads.push(Pad {
             index,
             label: what,

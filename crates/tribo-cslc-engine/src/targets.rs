@@ -1,5 +1,7 @@
 //! What a pad can touch: the primitive shapes of the other links, posed from the host's state at
-//! the start of the step, as `tribo-cslc` signed-distance targets.
+//! the start of the step, as `tribo-cslc` signed-distance targets. A mesh is not a pad target
+//! (the lattice needs a signed distance); a pad that could touch one refuses to build
+//! (`pads.rs`).
 
 use nalgebra::{Isometry3, Point3, Vector3};
 use tribo_cslc::{Capsule, Cone, Cuboid, Cylinder, Posed, Sphere, Target, Twist};
@@ -20,11 +22,13 @@ pub fn bounding_radius(geometry: &Geometry) -> f64 {
         Geometry::Sphere { radius } => radius,
         Geometry::Cylinder { radius, height } | Geometry::Cone { radius, height } => radius.hypot(0.5 * height),
         Geometry::Capsule { radius, height } => radius + 0.5 * height,
+        Geometry::Mesh(ref mesh) => mesh.bounding_radius(),
     }
 }
 
-/// The shape as a target at the link's state (its twist taken at the shape origin).
-pub fn posed(shape: &Shape, link: &LinkState) -> Box<dyn Target> {
+/// The shape as a target at the link's state (its twist taken at the shape origin); `None` for a
+/// mesh, which is not a pad target.
+pub fn posed(shape: &Shape, link: &LinkState) -> Option<Box<dyn Target>> {
     let pose: Isometry3<f64> = link.pose * shape.pose;
     let origin = Point3::from(pose.translation.vector);
     let link_origin = Point3::from(link.pose.translation.vector);
@@ -32,7 +36,7 @@ pub fn posed(shape: &Shape, link: &LinkState) -> Box<dyn Target> {
         linear: link.linear_velocity + link.angular_velocity.cross(&(origin - link_origin)),
         angular: link.angular_velocity,
     };
-    match shape.geometry {
+    Some(match shape.geometry {
         Geometry::Box { size } => Box::new(
             Posed::new(
                 Cuboid {
@@ -48,7 +52,8 @@ pub fn posed(shape: &Shape, link: &LinkState) -> Box<dyn Target> {
             Box::new(Posed::new(Capsule { radius, length: height }, pose).moving(twist))
         }
         Geometry::Cone { radius, height } => Box::new(Posed::new(Cone { radius, height }, pose).moving(twist)),
-    }
+        Geometry::Mesh(_) => return None,
+    })
 }
 
 /// The shapes within reach of a pad whose lattice fits in the ball (`center`, `radius`).
@@ -70,7 +75,7 @@ pub fn within_reach(
         // The signed distance is 1-Lipschitz: no point of the pad's ball comes closer than
         // `distance(center) − radius` (this prunes large shapes, e.g. a floor slab, that the
         // bounding-ball test keeps).
-        let target = posed(shape, &state);
+        let Some(target) = posed(shape, &state) else { continue };
         if target.distance(center) - radius <= margin {
             out.push(LinkTarget { link, target });
         }

@@ -5,9 +5,15 @@
 //! shape origin, a cone's apex at +h/2. parry 0.31 uses exactly the same convention
 //! (`parry3d::shape::{Cylinder, Capsule, Cone}` docs: "aligned with the Y axis", cone "apex at
 //! y = +half_height"), so no extra rotation is needed: only full extents become half extents.
+//!
+//! A mesh becomes what its `collision` mode asks ([`tribo_model::MeshCollision`]): the convex
+//! hull of its vertices (`ConvexPolyhedron::from_convex_hull`), a `TriMesh` (internal edges
+//! fixed, so that objects slide over the seams between triangles), or parry's V-HACD convex
+//! decomposition (a compound of hulls).
 
-use parry3d_f64::shape::SharedShape;
-use tribo_model::Geometry;
+use parry3d_f64::math::Vector;
+use parry3d_f64::shape::{SharedShape, TriMeshFlags};
+use tribo_model::{Geometry, Mesh, MeshCollision};
 
 /// The parry shape for `geometry`, or a message saying which dimension is unusable.
 pub fn shared_shape(geometry: &Geometry) -> Result<SharedShape, String> {
@@ -37,6 +43,45 @@ pub fn shared_shape(geometry: &Geometry) -> Result<SharedShape, String> {
             positive("Cone radius", *radius)?;
             positive("Cone height", *height)?;
             Ok(SharedShape::cone(height / 2.0, *radius))
+        }
+        Geometry::Mesh(mesh) => mesh_shape(mesh),
+    }
+}
+
+/// The parry shape of a mesh in its collision mode, or why there is none.
+fn mesh_shape(mesh: &Mesh) -> Result<SharedShape, String> {
+    let points: Vec<Vector> = mesh.vertices.iter().map(|v| Vector::new(v.x, v.y, v.z)).collect();
+    let what = &mesh.origin;
+    match mesh.collision {
+        MeshCollision::ConvexHull => {
+            let flat = || format!("mesh {what} has no convex hull: its vertices are flat or fewer than four");
+            let hull = SharedShape::convex_hull(&points).ok_or_else(flat)?;
+            // A hull of coplanar points is a two-sided polygon with no inside: refused too.
+            let (lo, hi) = mesh.bounds();
+            let volume = hull.mass_properties(1.0).mass();
+            if !volume.is_finite() || volume <= 1e-12 * (hi - lo).max().powi(3) {
+                return Err(flat());
+            }
+            Ok(hull)
+        }
+        MeshCollision::TriangleMesh => {
+            let fixed = TriMeshFlags::FIX_INTERNAL_EDGES | TriMeshFlags::DELETE_DEGENERATE_TRIANGLES;
+            SharedShape::trimesh_with_flags(points.clone(), mesh.triangles.clone(), fixed)
+                .or_else(|_| {
+                    SharedShape::trimesh_with_flags(
+                        points,
+                        mesh.triangles.clone(),
+                        TriMeshFlags::DELETE_DEGENERATE_TRIANGLES,
+                    )
+                })
+                .map_err(|e| format!("mesh {what} is not a usable triangle mesh: {e}"))
+        }
+        MeshCollision::ConvexDecomposition => {
+            let shape = SharedShape::convex_decomposition(&points, &mesh.triangles);
+            match shape.as_compound() {
+                Some(c) if c.shapes().is_empty() => Err(format!("mesh {what} gave no convex parts")),
+                _ => Ok(shape),
+            }
         }
     }
 }
@@ -158,6 +203,69 @@ mod tests {
         assert!((up.dist - 0.1).abs() < 1e-9);
         // The contact point is the single apex, on the axis.
         assert!(up.point2.x.abs() < 1e-9 && up.point2.z.abs() < 1e-9);
+    }
+
+    /// The octahedron |x| + |y| + |z| ≤ r as a mesh.
+    fn octahedron(r: f64, collision: MeshCollision) -> Geometry {
+        let vertices = vec![
+            Vector3::new(r, 0.0, 0.0),
+            Vector3::new(-r, 0.0, 0.0),
+            Vector3::new(0.0, r, 0.0),
+            Vector3::new(0.0, -r, 0.0),
+            Vector3::new(0.0, 0.0, r),
+            Vector3::new(0.0, 0.0, -r),
+        ];
+        let mut triangles = Vec::new();
+        for (x, sx) in [(0u32, 1.0), (1, -1.0)] {
+            for (y, sy) in [(2u32, 1.0), (3, -1.0)] {
+                for (z, sz) in [(4u32, 1.0), (5, -1.0)] {
+                    // Outward: counter-clockwise seen from the octant's direction.
+                    let flip: f64 = sx * sy * sz;
+                    triangles.push(if flip > 0.0 { [x, y, z] } else { [x, z, y] });
+                }
+            }
+        }
+        Geometry::Mesh(std::sync::Arc::new(
+            Mesh::new(vertices, triangles, collision, "octahedron").expect("valid"),
+        ))
+    }
+
+    #[test]
+    fn meshes_become_hulls_triangle_meshes_or_decompositions() {
+        for collision in [
+            MeshCollision::ConvexHull,
+            MeshCollision::TriangleMesh,
+            MeshCollision::ConvexDecomposition,
+        ] {
+            // A vertex is the lowest point: at y − r above the top face (y = 0) of a slab.
+            let shape = shared_shape(&octahedron(0.2, collision)).expect("mesh shape");
+            let slab = parry3d_f64::shape::Cuboid::new(Vector::new(5.0, 0.5, 5.0));
+            let contact = query::contact(
+                &Pose::translation(0.0, -0.5, 0.0),
+                &slab,
+                &Pose::translation(0.0, 0.5, 0.0),
+                shape.as_ref(),
+                10.0,
+            )
+            .expect("supported pair")
+            .expect("within the margin");
+            assert!((contact.dist - 0.3).abs() < 1e-9, "{collision:?}: {}", contact.dist);
+        }
+        assert!(shared_shape(&octahedron(0.2, MeshCollision::ConvexHull))
+            .expect("hull")
+            .as_convex_polyhedron()
+            .is_some());
+        let flat = Geometry::Mesh(std::sync::Arc::new(
+            Mesh::new(
+                vec![Vector3::zeros(), Vector3::x(), Vector3::y()],
+                vec![[0, 1, 2]],
+                MeshCollision::ConvexHull,
+                "`flat.stl`",
+            )
+            .expect("valid"),
+        ));
+        let err = shared_shape(&flat).expect_err("flat");
+        assert!(err.starts_with("mesh `flat.stl` has no convex hull"), "{err}");
     }
 
     #[test]

@@ -107,6 +107,7 @@ mod tests {
             material: "Default".to_owned(),
             material_location: None,
             shapes: Vec::new(),
+            uncollided: Vec::new(),
             pads: Vec::new(),
             location: tribo_yaml::Location::file("test"),
         }

@@ -4,7 +4,8 @@
 //! rounded to 5 significant digits.
 //!
 //! ```text
-//! { "bodies": [{ "name", "links": [{ "name", "shapes": [{ "kind", "size"|"radius"+"height",
+//! { "bodies": [{ "name", "links": [{ "name", "shapes": [{ "kind", "size"|"radius"+"height"
+//!                                                         |"vertices"+"triangles"+"extent",
 //!                                                       "pose": [x,y,z,qw,qx,qy,qz], "color" }] }] }],
 //!   "runs": [{ "engine", "times": [t…],
 //!              "poses": [[x,y,z,qw,qx,qy,qz, …every link of every body…] per frame],
@@ -19,6 +20,9 @@ use tribo_scene::Scene;
 
 use crate::format::num;
 use crate::EngineRun;
+
+/// Meshes with more triangles are drawn as their bounding box (the page stays small and fast).
+pub const MAX_DRAWN_TRIANGLES: usize = 20_000;
 
 /// Frames kept per engine; longer replays keep every n-th frame (and the last).
 pub const MAX_REPLAY_FRAMES: usize = 600;
@@ -43,7 +47,15 @@ pub fn replay_json(scene: &Scene, runs: &[EngineRun]) -> Value {
 }
 
 fn shape_json(shape: &tribo_model::Shape) -> Value {
-    let t = shape.pose.translation.vector;
+    let mut pose = shape.pose;
+    if let Geometry::Mesh(mesh) = &shape.geometry {
+        if mesh.triangles.len() > MAX_DRAWN_TRIANGLES {
+            // Drawn as its bounding box, placed at the box's centre.
+            let (lo, hi) = mesh.bounds();
+            pose *= nalgebra::Translation3::from((lo + hi) * 0.5);
+        }
+    }
+    let t = pose.translation.vector;
     let q = shape.pose.rotation.into_inner();
     let pose: Vec<Value> = [t.x, t.y, t.z, q.w, q.i, q.j, q.k].into_iter().map(num).collect();
     let color: Vec<Value> = shape.color.unwrap_or([0.7, 0.7, 0.72]).into_iter().map(num).collect();
@@ -57,6 +69,18 @@ fn shape_json(shape: &tribo_model::Shape) -> Value {
             json!({"kind": "capsule", "radius": num(*radius), "height": num(*height)})
         }
         Geometry::Cone { radius, height } => json!({"kind": "cone", "radius": num(*radius), "height": num(*height)}),
+        Geometry::Mesh(mesh) => {
+            let (lo, hi) = mesh.bounds();
+            if mesh.triangles.len() > MAX_DRAWN_TRIANGLES {
+                let size = hi - lo;
+                json!({"kind": "box", "size": [num(size.x), num(size.y), num(size.z)]})
+            } else {
+                let vertices: Vec<Value> = mesh.vertices.iter().flat_map(|v| [num(v.x), num(v.y), num(v.z)]).collect();
+                let triangles: Vec<u32> = mesh.triangles.iter().flatten().copied().collect();
+                let extent = 0.5 * (hi - lo).max();
+                json!({"kind": "mesh", "vertices": vertices, "triangles": triangles, "extent": num(extent)})
+            }
+        }
     };
     if let Value::Object(map) = &mut out {
         map.insert("pose".into(), Value::Array(pose));

@@ -74,6 +74,13 @@
     });
     return out;
   }
+  // A mesh shape as given (flat vertex coordinates, flat triangle indices), winding kept.
+  function meshTriangles(v, t) {
+    var tris = [];
+    var p = function (i) { return [v[3 * i], v[3 * i + 1], v[3 * i + 2]]; };
+    for (var k = 0; k + 2 < t.length; k += 3) { tris.push([p(t[k]), p(t[k + 1]), p(t[k + 2])]); }
+    return tris;
+  }
   function mesh(shape, trim) {
     var r = shape.radius, h = shape.height;
     switch (shape.kind) {
@@ -82,6 +89,7 @@
       case 'cylinder': return orient(revolve([[0, h / 2], [r, h / 2], [r, -h / 2], [0, -h / 2]]));
       case 'capsule': return orient(revolve(arc(r, h / 2, 0, Math.PI / 2, 6).concat(arc(r, -h / 2, Math.PI / 2, Math.PI, 6))));
       case 'cone': return orient(revolve([[0, h / 2], [r, -h / 2], [0, -h / 2]]));
+      case 'mesh': return meshTriangles(shape.vertices, shape.triangles);
       default: return [];
     }
   }
@@ -114,7 +122,8 @@
   var smallest = Infinity;
   links.forEach(function (l) {
     l.shapes.forEach(function (s) {
-      var extent = s.kind === 'box' ? 0.5 * Math.max.apply(null, s.size) : (s.radius + 0.5 * (s.height || 0));
+      var extent = s.kind === 'box' ? 0.5 * Math.max.apply(null, s.size)
+        : s.kind === 'mesh' ? s.extent : (s.radius + 0.5 * (s.height || 0));
       if (extent < smallest) { smallest = extent; }
     });
   });

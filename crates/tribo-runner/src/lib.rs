@@ -15,11 +15,13 @@ mod recorder;
 mod recording;
 mod replay;
 mod runner;
+mod uncollided;
 
 pub use tribo_engine::*;
 
 pub use controller::{Control, ControlInput, Controller};
 pub use ignored::{engine_specific_notes, ignored_parameter_warnings, used_parameters, ENGINE_SPECIFIC};
+pub use uncollided::uncollided_warnings;
 pub use limits::{check_step_count, step_count, TooManySteps, MAX_STEPS};
 pub use metrics::{MetricResult, MetricValue};
 pub use recorder::Trajectory;

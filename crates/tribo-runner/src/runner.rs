@@ -264,6 +264,7 @@ pub fn run_with(
     let scene = Arc::clone(&project.scene);
     let mut engine = factory.build(&scene, &engine_options)?;
     let mut warnings: Vec<String> = crate::ignored_parameter_warnings(&scene, factory.honoured_parameters());
+    warnings.extend(crate::uncollided_warnings(&scene));
     let mut dropped_warnings = false;
     let mut caps = crate::CapTally::default();
 

@@ -48,6 +48,7 @@ pub fn link(
         material: material.to_owned(),
         material_location: None,
         shapes: Vec::new(),
+        uncollided: Vec::new(),
         pads: Vec::new(),
         location: tribo_yaml::Location::file("test"),
     }
