@@ -145,7 +145,7 @@ fn read_geometry(
         let read = match type_name {
             "TriangleMesh" => read_inline(&f, node, true)?,
             "IndexedFaceSet" => read_inline(&f, node, false)?,
-            "Extrusion" => read_extrusion(&f, node, cx.unit)?,
+            "Extrusion" => read_extrusion(&f, node, cx.unit, notes)?,
             "ElevationGrid" => read_elevation_grid(&f, node)?,
             _ => read_resource(&f, node, cx.dir)?,
         };

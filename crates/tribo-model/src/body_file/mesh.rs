@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use nalgebra::Vector3;
-use tribo_yaml::{Error, Fields, Node};
+use tribo_yaml::{closest, Diagnostic, Error, Fields, Node};
 
 use crate::{load_mesh_file, MeshCollision, MeshFileError};
 
@@ -144,9 +144,20 @@ fn fan(polygon: &[u32], at: &Node, out: &mut Vec<[u32; 3]>) -> Result<(), Error>
 /// address is `Unsupported`; a file that is missing or not valid is an error at the `uri`.
 pub fn read_resource(f: &Fields, node: &Node, dir: &Path) -> Result<MeshRead, Error> {
     f.skip(&["metadata"]);
-    let uri_node = f
-        .get_value(&["uri", "url"])
-        .ok_or_else(|| node.error("a Resource needs a `uri` naming its file"))?;
+    let Some(uri_node) = f.get_value(&["uri", "url"]) else {
+        let typo = f
+            .map()
+            .entries
+            .iter()
+            .find_map(|e| closest(&e.key, ["uri"]).map(|near| (e, near)));
+        return Err(match typo {
+            Some((entry, near)) => Diagnostic::error(
+                entry.key_location.clone(),
+                format!("a Resource needs a `uri` naming its file; found `{}` (did you mean `{near}`?)", entry.key),
+            ),
+            None => node.error("a Resource needs a `uri` naming its file"),
+        });
+    };
     let uri = uri_node.as_str()?;
     if let Some(fragment) = f.get_value(&["fragment", "node"]) {
         let name = fragment.as_str()?;

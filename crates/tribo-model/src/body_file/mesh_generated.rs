@@ -19,7 +19,7 @@
 //! ends with a fan of triangles — exact for convex cross-sections.
 
 use nalgebra::{Matrix3, Rotation3, Unit, UnitQuaternion, Vector3};
-use tribo_yaml::{Error, Fields, Node};
+use tribo_yaml::{Diagnostic, Error, Fields, Node};
 
 use super::mesh::MeshRead;
 use super::units::AngleUnit;
@@ -92,40 +92,28 @@ pub fn read_elevation_grid(f: &Fields, node: &Node) -> Result<MeshRead, Error> {
 }
 
 /// An `Extrusion` geometry.
-pub fn read_extrusion(f: &Fields, node: &Node, unit: AngleUnit) -> Result<MeshRead, Error> {
+pub fn read_extrusion(f: &Fields, node: &Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -> Result<MeshRead, Error> {
     f.skip(&["crease_angle", "creaseAngle", "solid", "ccw", "convex"]);
     let cross_node = f
         .get_value(&["cross_section", "crossSection"])
         .ok_or_else(|| node.error("an Extrusion needs `cross_section` (x, z pairs)"))?;
-    let mut cross = pairs(cross_node, "cross_section")?;
+    let mut cross = groups::<2>(cross_node, "cross_section", notes)?;
     let spine_node = f
         .get_value(&["spine"])
         .ok_or_else(|| node.error("an Extrusion needs `spine` (x, y, z points)"))?;
-    let spine_values = spine_node.as_f64_list()?;
-    if spine_values.len() % 3 != 0 {
-        return Err(spine_node.error(format!(
-            "a spine is a flat list of x, y, z points, found {} numbers",
-            spine_values.len()
-        )));
-    }
-    let mut spine: Vec<Vector3<f64>> = spine_values.chunks_exact(3).map(|c| Vector3::new(c[0], c[1], c[2])).collect();
+    let mut spine: Vec<Vector3<f64>> = groups::<3>(spine_node, "spine", notes)?
+        .into_iter()
+        .map(Vector3::from)
+        .collect();
     let scales = match f.get_value(&["scale"]) {
-        Some(n) => pairs(n, "scale")?,
+        Some(n) => groups::<2>(n, "scale", notes)?,
         None => Vec::new(),
     };
-    let orientations = match f.get_value(&["orientation"]) {
-        Some(n) => {
-            let v = n.as_f64_list()?;
-            if v.len() % 4 != 0 {
-                return Err(n.error(format!(
-                    "an orientation is a flat list of axis–angle quadruples, found {} numbers",
-                    v.len()
-                )));
-            }
-            v.chunks_exact(4)
-                .map(|c| axis_angle(Vector3::new(c[0], c[1], c[2]), unit.to_radians(c[3])))
-                .collect()
-        }
+    let orientations: Vec<Matrix3<f64>> = match f.get_value(&["orientation"]) {
+        Some(n) => groups::<4>(n, "orientation", notes)?
+            .into_iter()
+            .map(|c| axis_angle(Vector3::new(c[0], c[1], c[2]), unit.to_radians(c[3])))
+            .collect(),
         None => Vec::new(),
     };
     let begin_cap = f.bool_or(&["begin_cap", "beginCap"], true)?;
@@ -201,12 +189,24 @@ fn pick<T>(list: &[T], i: usize) -> Option<&T> {
     }
 }
 
-fn pairs(node: &Node, what: &str) -> Result<Vec<[f64; 2]>, Error> {
+/// A flat list of numbers as groups of `N`. Choreonoid reads the whole groups and drops the rest
+/// (`readExtrusion` divides the length by the group size); so does tribo, with a note.
+fn groups<const N: usize>(node: &Node, what: &str, notes: &mut Vec<Diagnostic>) -> Result<Vec<[f64; N]>, Error> {
     let v = node.as_f64_list()?;
-    if v.len() % 2 != 0 {
-        return Err(node.error(format!("{what} is a flat list of pairs, found {} numbers", v.len())));
+    if let Some(c) = v.iter().find(|x| !x.is_finite()) {
+        return Err(node.error(format!("an Extrusion {what} holds a non-finite number ({c})")));
     }
-    Ok(v.chunks_exact(2).map(|c| [c[0], c[1]]).collect())
+    if v.len() % N != 0 {
+        notes.push(node.warning(format!(
+            "an Extrusion {what} is a flat list of groups of {N} numbers, found {}: the last {} are ignored, as \
+             Choreonoid does",
+            v.len(),
+            v.len() % N
+        )));
+    }
+    Ok(v.chunks_exact(N)
+        .map(|c| std::array::from_fn(|k| c[k]))
+        .collect())
 }
 
 fn axis_angle(axis: Vector3<f64>, angle: f64) -> Matrix3<f64> {
@@ -298,7 +298,7 @@ mod tests {
     fn extrusion(text: &str) -> Result<MeshRead, Error> {
         let node = parse_str(text, "x.body").expect("yaml");
         let f = Fields::new(&node, "g").expect("map");
-        read_extrusion(&f, &node, AngleUnit::Degree)
+        read_extrusion(&f, &node, AngleUnit::Degree, &mut Vec::new())
     }
 
     #[test]
