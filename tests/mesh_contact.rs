@@ -23,7 +23,11 @@ fn an_octahedron_mesh_rests_on_a_face_at_r_over_root_3() {
             last - rest
         );
         eprintln!("{engine}: rest height {last:.6} m, error {:+.2e} m", last - rest);
-        assert!(outcome.warnings.iter().all(|w| !w.contains("no collision shape")), "{:?}", outcome.warnings);
+        assert!(
+            outcome.warnings.iter().all(|w| !w.contains("no collision shape")),
+            "{:?}",
+            outcome.warnings
+        );
     }
 }
 
@@ -31,7 +35,11 @@ fn an_octahedron_mesh_rests_on_a_face_at_r_over_root_3() {
 fn a_cube_mesh_holds_below_the_friction_angle_and_slides_above_it() {
     let friction_angle = 0.5f64.atan().to_degrees(); // 26.57°
     for (angle, slides) in [(friction_angle - 4.0, false), (friction_angle + 4.0, true)] {
-        let project = load("tests/fixtures/mesh/mesh-incline.yaml", &[("angle_deg", &angle.to_string())], &[]);
+        let project = load(
+            "tests/fixtures/mesh/mesh-incline.yaml",
+            &[("angle_deg", &angle.to_string())],
+            &[],
+        );
         for engine in ENGINES {
             let outcome = run(&project, engine);
             let travel = metric(&outcome, "displacement");
@@ -44,7 +52,10 @@ fn a_cube_mesh_holds_below_the_friction_angle_and_slides_above_it() {
                     "{engine} at {angle:.2}°: slid {travel} m, expected {closed_form} m"
                 );
             } else {
-                assert!(travel < 2e-3, "{engine} at {angle:.2}°: slid {travel} m below the friction angle");
+                assert!(
+                    travel < 2e-3,
+                    "{engine} at {angle:.2}°: slid {travel} m below the friction angle"
+                );
             }
         }
     }
@@ -64,7 +75,10 @@ fn a_body_without_collision_geometry_says_so_in_every_run() {
             warning.starts_with("body `ghost` link `Ghost`: ") && warning.contains("ghost.body:13:19"),
             "{warning}"
         );
-        assert!(warning.ends_with("(it has no collision shape at all and passes through everything)"), "{warning}");
+        assert!(
+            warning.ends_with("(it has no collision shape at all and passes through everything)"),
+            "{warning}"
+        );
         // And it does fall through the floor.
         let z = outcome.trajectory.column("ghost.z").expect("recorded z");
         assert!(*z.last().expect("rows") < -0.1, "{engine}: {z:?}");

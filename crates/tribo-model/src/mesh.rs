@@ -98,7 +98,11 @@ impl Mesh {
         if triangles.is_empty() {
             return Err("the mesh has no triangles".to_string());
         }
-        if let Some((i, v)) = vertices.iter().enumerate().find(|(_, v)| !v.iter().all(|x| x.is_finite())) {
+        if let Some((i, v)) = vertices
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !v.iter().all(|x| x.is_finite()))
+        {
             return Err(format!(
                 "vertex {i} has a non-finite coordinate [{}, {}, {}]",
                 v.x, v.y, v.z

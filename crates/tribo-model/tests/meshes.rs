@@ -70,8 +70,12 @@ fn body_with(name: &str, geometry: &str, mesh_files: &[(&str, &[u8])]) -> Result
 
 #[test]
 fn bad_mesh_files_are_located_errors_naming_the_file() {
-    let err = body_with("corrupt", "{ type: Resource, uri: broken.stl }", &[("broken.stl", b"not a mesh at all")])
-        .expect_err("corrupt");
+    let err = body_with(
+        "corrupt",
+        "{ type: Resource, uri: broken.stl }",
+        &[("broken.stl", b"not a mesh at all")],
+    )
+    .expect_err("corrupt");
     assert_eq!(
         err,
         "DIR/m.body:7:57: `Resource` `broken.stl`: DIR/broken.stl: not an STL file: 17 bytes is not the size of a \
@@ -82,9 +86,16 @@ fn bad_mesh_files_are_located_errors_naming_the_file() {
         err.starts_with("DIR/m.body:7:57: `Resource` `gone.obj`: cannot read mesh file DIR/gone.obj"),
         "{err}"
     );
-    let err = body_with("badobj", "{ type: Resource, uri: bad.obj }", &[("bad.obj", b"v 0 0 0\nv 1 0 0\nf 1 2 9\n")])
-        .expect_err("index");
-    assert!(err.starts_with("DIR/m.body:7:57: `Resource` `bad.obj`: DIR/bad.obj: "), "{err}");
+    let err = body_with(
+        "badobj",
+        "{ type: Resource, uri: bad.obj }",
+        &[("bad.obj", b"v 0 0 0\nv 1 0 0\nf 1 2 9\n")],
+    )
+    .expect_err("index");
+    assert!(
+        err.starts_with("DIR/m.body:7:57: `Resource` `bad.obj`: DIR/bad.obj: "),
+        "{err}"
+    );
     let err = body_with("typo", "{ type: Resource, uir: a.stl }", &[]).expect_err("typo");
     assert_eq!(
         err,

@@ -75,7 +75,11 @@ fn shape_json(shape: &tribo_model::Shape) -> Value {
                 let size = hi - lo;
                 json!({"kind": "box", "size": [num(size.x), num(size.y), num(size.z)]})
             } else {
-                let vertices: Vec<Value> = mesh.vertices.iter().flat_map(|v| [num(v.x), num(v.y), num(v.z)]).collect();
+                let vertices: Vec<Value> = mesh
+                    .vertices
+                    .iter()
+                    .flat_map(|v| [num(v.x), num(v.y), num(v.z)])
+                    .collect();
                 let triangles: Vec<u32> = mesh.triangles.iter().flatten().copied().collect();
                 let extent = 0.5 * (hi - lo).max();
                 json!({"kind": "mesh", "vertices": vertices, "triangles": triangles, "extent": num(extent)})

@@ -21,7 +21,6 @@ pub use tribo_engine::*;
 
 pub use controller::{Control, ControlInput, Controller};
 pub use ignored::{engine_specific_notes, ignored_parameter_warnings, used_parameters, ENGINE_SPECIFIC};
-pub use uncollided::uncollided_warnings;
 pub use limits::{check_step_count, step_count, TooManySteps, MAX_STEPS};
 pub use metrics::{MetricResult, MetricValue};
 pub use recorder::Trajectory;
@@ -34,3 +33,4 @@ pub use runner::{
     planned_steps, run, run_with, RunError, RunHooks, RunOptions, RunOutcome, RunRecord, SolverSummary, StepView,
     MAX_WARNINGS,
 };
+pub use uncollided::uncollided_warnings;

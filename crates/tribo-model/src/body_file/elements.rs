@@ -5,13 +5,13 @@
 use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Node, Value};
 
 use super::geometry::{place_mesh, read_shape, GeometryRead, ShapeContent, ShapeContext};
-use super::mesh::{read_collision, read_resource};
 use super::mass::{read_inertia, read_mass, RigidBody, COM_KEYS};
+use super::mesh::{read_collision, read_resource};
 use super::pose::{read_local_transform, Frame};
 use super::units::AngleUnit;
 use crate::Shape;
-use tribo_yaml::Location;
 use nalgebra::{Matrix3, Vector3};
+use tribo_yaml::Location;
 
 /// Deeper nesting than this is certainly not a model (and would only exhaust the stack).
 const MAX_DEPTH: usize = 64;

@@ -97,12 +97,7 @@ pub enum GeometryRead {
 
 /// A mesh read in geometry coordinates, placed in the shape frame of `frame` (its full affine
 /// map, then the inverse of the shape pose), or why it has none.
-pub fn place_mesh(
-    read: MeshRead,
-    frame: &Frame,
-    collision: MeshCollision,
-    node: &Node,
-) -> Result<GeometryRead, Error> {
+pub fn place_mesh(read: MeshRead, frame: &Frame, collision: MeshCollision, node: &Node) -> Result<GeometryRead, Error> {
     let (vertices, mut triangles, what) = match read {
         MeshRead::Mesh {
             vertices,
@@ -421,11 +416,16 @@ mod tests {
     fn mesh_errors_are_located() {
         let err = shape("geometry: {type: TriangleMesh, vertices: [0, 0, 0, 1, 0, 0, 0, 1, 0], faces: [0, 1, 3]}")
             .expect_err("index 3");
-        assert_eq!(err.to_string(), "g.body:1:85: vertex index 3 is out of range: there are 3 vertices");
-        let err = shape("geometry: {type: TriangleMesh, vertices: [0, 0, 0, 1], faces: [0, 1, 2]}").expect_err("4 numbers");
+        assert_eq!(
+            err.to_string(),
+            "g.body:1:85: vertex index 3 is out of range: there are 3 vertices"
+        );
+        let err =
+            shape("geometry: {type: TriangleMesh, vertices: [0, 0, 0, 1], faces: [0, 1, 2]}").expect_err("4 numbers");
         assert!(err.message.contains("found 4 numbers"), "{err}");
-        let err = shape("geometry: {type: IndexedFaceSet, coordinate: [0, 0, 0, 1, 0, 0, 0, 1, 0], coordIndex: [0, 1, -1]}")
-            .expect_err("a 2-gon");
+        let err =
+            shape("geometry: {type: IndexedFaceSet, coordinate: [0, 0, 0, 1, 0, 0, 0, 1, 0], coordIndex: [0, 1, -1]}")
+                .expect_err("a 2-gon");
         assert!(err.message.contains("at least 3 vertices"), "{err}");
         let err = shape("geometry: {type: TriangleMesh, collision: triangle_mseh, vertices: [0, 0, 0], faces: []}")
             .expect_err("typo");
@@ -443,6 +443,10 @@ mod tests {
         };
         assert!(message.contains("Collada (.dae)"), "{message}");
         let err = shape("geometry: {type: Resource, uri: no/such/file.stl}").expect_err("missing");
-        assert!(err.to_string().starts_with("g.body:1:33: `Resource` `no/such/file.stl`: cannot read mesh file"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("g.body:1:33: `Resource` `no/such/file.stl`: cannot read mesh file"),
+            "{err}"
+        );
     }
 }

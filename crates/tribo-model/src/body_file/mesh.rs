@@ -4,7 +4,7 @@
 //! `ElevationGrid` are built in [`super::mesh_generated`].
 //!
 //! Keys follow Choreonoid's scene reader (`readMesh`,
-//! `choreonoid@25994f3eda src/Util/StdSceneReader.cpp:1160-1272`; `readResourceNode`, 1672-1700): vertices as a flat list `vertices` (or
+//! `choreonoid@25994f3eda src/Util/StdSceneReader.cpp:1160-1271`; `readResourceNode`, 1672-1754): vertices as a flat list `vertices` (or
 //! `coordinate`), faces as a flat list `faces` (or `coordIndex`), triples for a TriangleMesh and
 //! polygons closed by −1 for an IndexedFaceSet. tribo splits each polygon into a fan of
 //! triangles from its first vertex — exact for the convex polygons mesh exporters write
@@ -43,7 +43,11 @@ pub fn read_collision(f: &Fields) -> Result<MeshCollision, Error> {
 
 /// `TriangleMesh` (`triangles = true`) or `IndexedFaceSet`.
 pub fn read_inline(f: &Fields, node: &Node, triangles_only: bool) -> Result<MeshRead, Error> {
-    let what = if triangles_only { "a TriangleMesh" } else { "an IndexedFaceSet" };
+    let what = if triangles_only {
+        "a TriangleMesh"
+    } else {
+        "an IndexedFaceSet"
+    };
     f.skip(&[
         "normals",
         "normal_indices",
@@ -100,7 +104,12 @@ pub fn read_inline(f: &Fields, node: &Node, triangles_only: bool) -> Result<Mesh
     Ok(MeshRead::Mesh {
         vertices,
         triangles,
-        what: if triangles_only { "TriangleMesh" } else { "IndexedFaceSet" }.to_string(),
+        what: if triangles_only {
+            "TriangleMesh"
+        } else {
+            "IndexedFaceSet"
+        }
+        .to_string(),
     })
 }
 
@@ -153,7 +162,10 @@ pub fn read_resource(f: &Fields, node: &Node, dir: &Path) -> Result<MeshRead, Er
         return Err(match typo {
             Some((entry, near)) => Diagnostic::error(
                 entry.key_location.clone(),
-                format!("a Resource needs a `uri` naming its file; found `{}` (did you mean `{near}`?)", entry.key),
+                format!(
+                    "a Resource needs a `uri` naming its file; found `{}` (did you mean `{near}`?)",
+                    entry.key
+                ),
             ),
             None => node.error("a Resource needs a `uri` naming its file"),
         });

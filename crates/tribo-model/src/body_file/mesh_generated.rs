@@ -1,7 +1,7 @@
 //! `Extrusion` and `ElevationGrid` built into triangle meshes as Choreonoid builds them
 //! (`readExtrusion`, `readElevationGrid`: `choreonoid@25994f3eda src/Util/StdSceneReader.cpp:1042-1157`;
-//! `generateExtrusion`, `generateElevationGrid`: `choreonoid@25994f3eda src/Util/MeshGenerator.cpp:1183-1365`
-//! and `1524-1560`).
+//! `generateExtrusion`, `generateElevationGrid`: `choreonoid@25994f3eda src/Util/MeshGenerator.cpp:1183-1378`
+//! and `1524-1568`).
 //!
 //! **ElevationGrid**: `x_dimension` × `z_dimension` heights (row by row along x), spaced
 //! `x_spacing`/`z_spacing` (default 1 m); vertex (x, z) is at (x·Δx, h, z·Δz) in the geometry
@@ -29,10 +29,17 @@ const MAX_GRID_POINTS: usize = 16_000_000;
 
 /// An `ElevationGrid` geometry.
 pub fn read_elevation_grid(f: &Fields, node: &Node) -> Result<MeshRead, Error> {
-    f.skip(&["crease_angle", "creaseAngle", "tex_coord", "texCoord", "solid", "color", "normal"]);
-    let dimension = |keys: &[&str]| -> Result<usize, Error> {
-        Ok(f.get_value(keys).map(Node::as_index).transpose()?.unwrap_or(0))
-    };
+    f.skip(&[
+        "crease_angle",
+        "creaseAngle",
+        "tex_coord",
+        "texCoord",
+        "solid",
+        "color",
+        "normal",
+    ]);
+    let dimension =
+        |keys: &[&str]| -> Result<usize, Error> { Ok(f.get_value(keys).map(Node::as_index).transpose()?.unwrap_or(0)) };
     let nx = dimension(&["x_dimension", "xDimension"])?;
     let nz = dimension(&["z_dimension", "zDimension"])?;
     let dx = f.f64_or(&["x_spacing", "xSpacing"], 1.0)?;
@@ -92,7 +99,12 @@ pub fn read_elevation_grid(f: &Fields, node: &Node) -> Result<MeshRead, Error> {
 }
 
 /// An `Extrusion` geometry.
-pub fn read_extrusion(f: &Fields, node: &Node, unit: AngleUnit, notes: &mut Vec<Diagnostic>) -> Result<MeshRead, Error> {
+pub fn read_extrusion(
+    f: &Fields,
+    node: &Node,
+    unit: AngleUnit,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<MeshRead, Error> {
     f.skip(&["crease_angle", "creaseAngle", "solid", "ccw", "convex"]);
     let cross_node = f
         .get_value(&["cross_section", "crossSection"])
@@ -134,7 +146,10 @@ pub fn read_extrusion(f: &Fields, node: &Node, unit: AngleUnit, notes: &mut Vec<
             cross.len()
         )));
     }
-    for (name, n, list) in [("scale", scales.len(), "scale"), ("orientation", orientations.len(), "orientation")] {
+    for (name, n, list) in [
+        ("scale", scales.len(), "scale"),
+        ("orientation", orientations.len(), "orientation"),
+    ] {
         if n > 1 && n < spine.len() {
             let at = f.get_value(&[list]).unwrap_or(node);
             return Err(at.error(format!(
@@ -204,9 +219,7 @@ fn groups<const N: usize>(node: &Node, what: &str, notes: &mut Vec<Diagnostic>) 
             v.len() % N
         )));
     }
-    Ok(v.chunks_exact(N)
-        .map(|c| std::array::from_fn(|k| c[k]))
-        .collect())
+    Ok(v.chunks_exact(N).map(|c| std::array::from_fn(|k| c[k])).collect())
 }
 
 fn axis_angle(axis: Vector3<f64>, angle: f64) -> Matrix3<f64> {
@@ -289,7 +302,10 @@ mod tests {
     use tribo_yaml::parse_str;
 
     fn mesh(read: MeshRead) -> Mesh {
-        let MeshRead::Mesh { vertices, triangles, .. } = read else {
+        let MeshRead::Mesh {
+            vertices, triangles, ..
+        } = read
+        else {
             unreachable!("expected a mesh");
         };
         Mesh::new(vertices, triangles, MeshCollision::ConvexHull, "test").expect("valid")
@@ -304,8 +320,10 @@ mod tests {
     #[test]
     fn a_square_extruded_along_y_is_a_closed_box() {
         let m = mesh(
-            extrusion("cross_section: [-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5, -0.5, -0.5]\nspine: [0, 0, 0, 0, 2, 0]")
-                .expect("extrusion"),
+            extrusion(
+                "cross_section: [-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5, -0.5, -0.5]\nspine: [0, 0, 0, 0, 2, 0]",
+            )
+            .expect("extrusion"),
         );
         assert_eq!(m.vertices.len(), 8);
         assert!(m.is_closed(), "sides and caps close the box");
@@ -324,7 +342,10 @@ mod tests {
             assert!(v.dot(&axis).abs() < 1e-12, "first ring across the spine: {v}");
             assert!((v.norm() - 1.0).abs() < 1e-12);
         }
-        assert!((m.mass_properties().volume - 2.0 * 5.0).abs() < 1e-12, "a square of area 2, 5 long");
+        assert!(
+            (m.mass_properties().volume - 2.0 * 5.0).abs() < 1e-12,
+            "a square of area 2, 5 long"
+        );
     }
 
     #[test]
@@ -337,7 +358,9 @@ mod tests {
         for v in &m.vertices[8..12] {
             assert!((v.x - 1.0).abs() < 1e-12, "{v}");
         }
-        let err = extrusion("cross_section: [0, 0]\nspine: [0, 0, 0, 0, 1, 0]").map(|_| ()).expect_err("too short");
+        let err = extrusion("cross_section: [0, 0]\nspine: [0, 0, 0, 0, 1, 0]")
+            .map(|_| ())
+            .expect_err("too short");
         assert!(err.message.contains("at least 2"), "{err}");
     }
 
@@ -361,6 +384,9 @@ mod tests {
         let node = parse_str("x_dimension: 2\nz_dimension: 2\nheight: [0, 0, 0]", "g.body").expect("yaml");
         let f = Fields::new(&node, "g").expect("map");
         let err = read_elevation_grid(&f, &node).map(|_| ()).expect_err("3 of 4");
-        assert_eq!(err.to_string(), "g.body:3:9: an ElevationGrid of 2 × 2 points needs 4 heights, found 3");
+        assert_eq!(
+            err.to_string(),
+            "g.body:3:9: an ElevationGrid of 2 × 2 points needs 4 heights, found 3"
+        );
     }
 }

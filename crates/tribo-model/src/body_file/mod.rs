@@ -36,7 +36,12 @@ pub fn read_project_pad(node: &Node, extra: &[&str]) -> Result<crate::PadSpec, E
 /// Load a `.body` file. Locations in errors and notes name the path as given.
 pub fn load_body(path: &Path) -> Result<Body, Error> {
     let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_file_with_warnings(path)?;
-    let mut body = build_body(&root, path.display().to_string().into(), file_stem(path), directory(path))?;
+    let mut body = build_body(
+        &root,
+        path.display().to_string().into(),
+        file_stem(path),
+        directory(path),
+    )?;
     body.notes.splice(0..0, warnings);
     Ok(body)
 }

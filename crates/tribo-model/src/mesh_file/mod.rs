@@ -89,7 +89,8 @@ pub fn load_mesh_file(path: &Path) -> Result<MeshData, MeshFileError> {
             "mesh file {shown} has {size} bytes, more than the {MAX_MESH_FILE_BYTES} tribo reads"
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| MeshFileError::Invalid(format!("cannot read mesh file {shown}: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| MeshFileError::Invalid(format!("cannot read mesh file {shown}: {e}")))?;
     let data = reader(&bytes).map_err(|e| MeshFileError::Invalid(format!("{shown}: {e}")))?;
     if data.triangles.is_empty() {
         return Err(MeshFileError::Invalid(format!("{shown}: the mesh has no triangles")));

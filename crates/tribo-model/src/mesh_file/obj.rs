@@ -14,7 +14,6 @@ pub fn read_obj(bytes: &[u8]) -> Result<MeshData, String> {
         single_index: false,
         ignore_points: true,
         ignore_lines: true,
-        ..Default::default()
     };
     // Materials are appearance only: a missing `.mtl` must not fail the geometry.
     let (models, _) = tobj::load_obj_buf(&mut Cursor::new(bytes), &options, |_| {

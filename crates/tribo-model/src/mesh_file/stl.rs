@@ -122,7 +122,8 @@ pub(crate) mod tests {
         bytes[..5].copy_from_slice(b"xxxxx");
         let err = read_stl(&bytes).expect_err("truncated");
         assert!(err.starts_with("not an STL file"), "{err}");
-        let err = read_stl(b"solid x\n  facet normal 0 0 0\n    outer loop\n      vertex 0 0 zero\n").expect_err("bad number");
+        let err = read_stl(b"solid x\n  facet normal 0 0 0\n    outer loop\n      vertex 0 0 zero\n")
+            .expect_err("bad number");
         assert!(err.starts_with("not a valid STL file"), "{err}");
     }
 }
