@@ -110,3 +110,44 @@ fn a_body_the_host_cannot_build_is_named_under_the_cslc_engine() {
         "{error:?}"
     );
 }
+
+#[test]
+fn a_mesh_a_pad_could_touch_is_not_a_pad_target() {
+    // The cube's pad and a free tetrahedron mesh 20 cm away: bodies move, so the pad could touch
+    // the mesh, and a lattice touches primitives only: the engine refuses to build and names the
+    // mesh's link.
+    let mut scene = Arc::unwrap_or_clone(cube_on_pad("Skin"));
+    let vertices = vec![
+        Vector3::zeros(),
+        Vector3::x() * 0.05,
+        Vector3::y() * 0.05,
+        Vector3::z() * 0.05,
+    ];
+    let mesh = tribo_model::Mesh::new(
+        vertices,
+        vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+        tribo_model::MeshCollision::ConvexHull,
+        "`tetra.stl` (tetra.body:9:19)",
+    )
+    .expect("a tetrahedron");
+    let tetra = solid("tetra", Geometry::Mesh(Arc::new(mesh)), 0.1, "Ground");
+    let tetra = place(
+        "tetra",
+        tetra,
+        Isometry3::translation(0.2, 0.0, 0.0),
+        false,
+        &scene.contacts,
+    );
+    scene.bodies.push(tetra);
+    let scene = Arc::new(scene);
+    let error = build("cslc", &scene).err().expect("a mesh in reach");
+    let text = error.to_string();
+    assert!(
+        text.contains("the mesh `tetra.stl` (tetra.body:9:19) of link `tetra.tetra` is not a pad target"),
+        "{text}"
+    );
+    // rapier and pgs collide the same scene.
+    for engine in ["rapier", "pgs"] {
+        build(engine, &scene).unwrap_or_else(|e| unreachable!("{engine}: {e}"));
+    }
+}
