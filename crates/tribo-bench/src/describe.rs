@@ -55,6 +55,12 @@ fn geometry(g: &Geometry) -> Value {
         Geometry::Cylinder { radius, height } => json!({ "type": "cylinder", "radius": radius, "height": height }),
         Geometry::Capsule { radius, height } => json!({ "type": "capsule", "radius": radius, "height": height }),
         Geometry::Cone { radius, height } => json!({ "type": "cone", "radius": radius, "height": height }),
+        Geometry::Mesh(mesh) => json!({
+            "type": "mesh",
+            "vertices": mesh.vertices.iter().map(vec3).collect::<Vec<_>>(),
+            "triangles": mesh.triangles,
+            "collision": mesh.collision.name(),
+        }),
     }
 }
 

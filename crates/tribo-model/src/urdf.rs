@@ -17,7 +17,9 @@
 //! - `<collision>` elements are the link's shapes (visuals are not collided): boxes and spheres
 //!   as they are; cylinders and capsules, whose URDF axis is local z, turned by +90° about x
 //!   onto tribo's (Choreonoid's) local +y; a capsule's URDF `length` is its cylindrical part;
-//!   meshes are not collided (a note says so, repeated when the body is used);
+//!   meshes are read from STL or OBJ files named relative to the URDF file (`scale` applied) and
+//!   collided as their convex hull; a mesh tribo cannot read (another format, a `package://`
+//!   address) leaves a note on the link that every run repeats ([`Link::uncollided`]);
 //! - roll-pitch-yaw angles are fixed-axis x-y-z rotations, `R = Rz(yaw) Ry(pitch) Rx(roll)`;
 //! - URDF has no materials for contact: every link has the `Default` material; a project maps
 //!   links to materials (`link_materials:` with name patterns).
@@ -49,10 +51,11 @@ pub fn parse_urdf(text: &str, file_name: &str) -> Result<Body, Error> {
         .map_err(|e| Diagnostic::error(source.locate(&["<robot"]), format!("not a valid URDF robot: {e}")))?;
     let mut notes = Vec::new();
     let index_of = |name: &str| robot.links.iter().position(|l| l.name == name);
+    let dir = Path::new(file_name).parent().unwrap_or(Path::new(""));
     let mut links: Vec<Link> = robot
         .links
         .iter()
-        .map(|l| read_link(l, &source, &mut notes))
+        .map(|l| read_link(l, &source, dir, &mut notes))
         .collect::<Result<_, _>>()?;
     let mut next_id = 0;
     for joint in &robot.joints {
@@ -172,7 +175,7 @@ fn unknown_link(robot: &urdf_rs::Robot, name: &str, at: &Location) -> Diagnostic
     )
 }
 
-fn read_link(link: &urdf_rs::Link, source: &UrdfText, notes: &mut Vec<Diagnostic>) -> Result<Link, Error> {
+fn read_link(link: &urdf_rs::Link, source: &UrdfText, dir: &Path, notes: &mut Vec<Diagnostic>) -> Result<Link, Error> {
     let at = source.locate(&["<link", &format!("name=\"{}\"", link.name)]);
     let mut out = Link::new(link.name.clone(), None, at.clone());
     let inertial = &link.inertial;
@@ -185,25 +188,80 @@ fn read_link(link: &urdf_rs::Link, source: &UrdfText, notes: &mut Vec<Diagnostic
     out.inertia = r.matrix() * in_inertial_frame * r.matrix().transpose();
     for collision in &link.collision {
         let shape_pose = pose(&collision.origin);
-        match shape(&collision.geometry) {
-            Some((geometry, axis_turn)) => out.shapes.push(Shape {
+        let read = match &collision.geometry {
+            urdf_rs::Geometry::Mesh { filename, scale } => mesh(filename, scale.map(|s| Vector3::from(s.0)), dir)
+                .map_err(|e| {
+                    Diagnostic::error(
+                        at.clone(),
+                        format!("link `{}`: <collision> mesh `{filename}`: {e}", link.name),
+                    )
+                })?,
+            other => shape(other).ok_or_else(|| "not a collision shape".to_string()),
+        };
+        match read {
+            Ok((geometry, axis_turn)) => out.shapes.push(Shape {
                 geometry,
                 pose: shape_pose * axis_turn,
                 color: None,
             }),
-            None => notes.push(Diagnostic::warning(
-                at.clone(),
-                format!(
-                    "link `{}`: a <collision> mesh is not collided by tribo's engines; the link has no collision shape from it",
-                    link.name
-                ),
-            )),
+            Err(why) => {
+                let note = Diagnostic::warning(
+                    at.clone(),
+                    format!("link `{}`: {why}; the link has no collision shape from it", link.name),
+                );
+                notes.push(note.clone());
+                out.uncollided.push(note);
+            }
         }
     }
     if let Err(message) = out.check_numbers() {
         return Err(Diagnostic::error(at, message));
     }
     Ok(out)
+}
+
+/// A `<mesh>`: `Ok(Ok(shape))` when read, `Ok(Err(why))` when tribo cannot read it (the link
+/// keeps a note), `Err` for a file that is missing or malformed.
+#[allow(clippy::type_complexity)]
+fn mesh(
+    filename: &str,
+    scale: Option<Vector3<f64>>,
+    dir: &Path,
+) -> Result<Result<(Geometry, Isometry3<f64>), String>, String> {
+    if filename.starts_with("package://") || (filename.contains("://") && !filename.starts_with("file://")) {
+        return Ok(Err(format!(
+            "<collision> mesh `{filename}` is not a file path (tribo does not resolve ROS packages); name the \
+             file relative to the URDF file"
+        )));
+    }
+    let path = Path::new(filename.strip_prefix("file://").unwrap_or(filename));
+    let path = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        dir.join(path)
+    };
+    let data = match crate::load_mesh_file(&path) {
+        Ok(data) => data,
+        Err(crate::MeshFileError::UnsupportedFormat { format }) => {
+            return Ok(Err(format!(
+                "<collision> mesh `{filename}`: {format} mesh files are not read by tribo (STL and OBJ are)"
+            )))
+        }
+        Err(crate::MeshFileError::Invalid(message)) => return Err(message),
+    };
+    let scale = scale.unwrap_or_else(|| Vector3::repeat(1.0));
+    let vertices = data.vertices.iter().map(|v| v.component_mul(&scale)).collect();
+    let mut triangles = data.triangles;
+    if scale.x * scale.y * scale.z < 0.0 {
+        crate::Mesh::flip_winding(&mut triangles);
+    }
+    let mesh = crate::Mesh::new(
+        vertices,
+        triangles,
+        crate::MeshCollision::ConvexHull,
+        format!("`{filename}`"),
+    )?;
+    Ok(Ok((Geometry::Mesh(Arc::new(mesh)), Isometry3::identity())))
 }
 
 /// A URDF geometry as tribo's, with the turn from tribo's shape frame into URDF's (identity,
@@ -373,13 +431,35 @@ mod tests {
     fn a_mesh_collision_is_a_note_not_a_silent_loss() {
         let text = TWO_LINKS.replace(
             "<geometry><box size=\"0.2 0.2 0.1\"/></geometry>",
-            "<geometry><mesh filename=\"base.stl\"/></geometry>",
+            "<geometry><mesh filename=\"package://arm/base.dae\"/></geometry>",
         );
         let body = parse_urdf(&text, "arm.urdf").expect("loads");
         assert!(body.links[0].shapes.is_empty());
+        assert_eq!(body.links[0].uncollided.len(), 1);
         assert!(body
             .notes
             .iter()
-            .any(|n| n.message.contains("mesh is not collided") && n.location.line == 2));
+            .any(|n| n.message.contains("no collision shape from it") && n.location.line == 2));
+        let text = TWO_LINKS.replace(
+            "<geometry><box size=\"0.2 0.2 0.1\"/></geometry>",
+            "<geometry><mesh filename=\"base.wrl\"/></geometry>",
+        );
+        let body = parse_urdf(&text, "arm.urdf").expect("loads");
+        assert!(
+            body.links[0].uncollided[0].message.contains("VRML (.wrl)"),
+            "{:?}",
+            body.notes
+        );
+        let text = TWO_LINKS.replace(
+            "<geometry><box size=\"0.2 0.2 0.1\"/></geometry>",
+            "<geometry><mesh filename=\"missing.stl\"/></geometry>",
+        );
+        let error = parse_urdf(&text, "arm.urdf").expect_err("missing");
+        assert!(
+            error
+                .to_string()
+                .contains("<collision> mesh `missing.stl`: cannot read mesh file"),
+            "{error}"
+        );
     }
 }
