@@ -49,7 +49,7 @@ mod sweep;
 
 pub use compare::{Comparison, EngineRun};
 pub use error::Error;
-pub use project::{Project, ProjectBuilder};
+pub use project::{share_dir, Project, ProjectBuilder};
 pub use registry::{engines, hosts};
 pub use run::{Run, RunSettings};
 pub use scene_builder::SceneBuilder;

@@ -203,6 +203,17 @@ impl Project {
     }
 }
 
+/// The share directory `${SHARE}` names when no other is given, found as the `tribo` command
+/// finds it: `$TRIBO_SHARE`, a `share/` beside the executable, the source tree, else the copy
+/// built into the library (written once to a cache directory).
+///
+/// ```
+/// assert!(tribo::share_dir().join("default/materials.yaml").is_file());
+/// ```
+pub fn share_dir() -> PathBuf {
+    tribo_scene::default_share_dir()
+}
+
 /// Loads a project with overrides, as the command line's `--set`, `--materials`, `--strict`,
 /// `--share` and `--time` do.
 #[derive(Debug, Clone)]
@@ -265,7 +276,7 @@ impl ProjectBuilder {
                     dir.display()
                 )))
             }
-            None => tribo_scene::default_share_dir(),
+            None => share_dir(),
         };
         let options = LoadOptions {
             overrides: self.overrides,
