@@ -1,6 +1,7 @@
 """Type stubs of the native module ``tribo._tribo`` (re-exported by ``tribo``)."""
 
 import os
+import pathlib
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 
 import numpy as np
@@ -78,7 +79,7 @@ def materials(files: Union[PathLike, Sequence[PathLike]]) -> MaterialTable:
 def engines() -> List[EngineInfo]:
     """The engines tribo ships, in order."""
 
-def share_dir() -> str:
+def share_dir() -> pathlib.Path:
     """The share directory ``${SHARE}`` names by default."""
 
 class Project:
@@ -89,7 +90,7 @@ class Project:
     @property
     def description(self) -> str: ...
     @property
-    def path(self) -> str: ...
+    def path(self) -> pathlib.Path: ...
     @property
     def time_step(self) -> float: ...
     @property
@@ -147,7 +148,8 @@ class Run:
     @property
     def columns(self) -> List[str]: ...
     @property
-    def trajectory(self) -> Dict[str, npt.NDArray[np.float64]]: ...
+    def trajectory(self) -> Dict[str, npt.NDArray[np.float64]]:
+        """Column → array (a new dict of new arrays on each access)."""
     def column(self, name: str) -> npt.NDArray[np.float64]: ...
     def contacts_at(self, step: int) -> List[Contact]:
         """Contacts after ``step`` (kept with ``run(..., contacts_every=N)``)."""
