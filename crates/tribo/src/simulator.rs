@@ -95,14 +95,7 @@ impl Simulator {
     pub fn step_with(&mut self, mut control: impl FnMut(&ControlInput, &mut Commands)) -> Result<StepReport, Error> {
         self.initialize()?;
         self.commands.clear();
-        let input = ControlInput {
-            time: self.time(),
-            dt: self.time_step,
-            step: self.steps,
-            scene: &self.scene,
-            state: self.engine.state(),
-            contacts: self.engine.contacts(),
-        };
+        let input = control_input(self.engine.as_ref(), &self.scene, self.time_step, self.steps);
         for c in &mut self.controllers {
             // A finished motion ends a run; stepping by hand goes on until the caller stops.
             let _: Control = c.control(&input, &mut self.commands);
@@ -135,14 +128,7 @@ impl Simulator {
         if self.initialized {
             return Ok(());
         }
-        let input = ControlInput {
-            time: self.time(),
-            dt: self.time_step,
-            step: self.steps,
-            scene: &self.scene,
-            state: self.engine.state(),
-            contacts: self.engine.contacts(),
-        };
+        let input = control_input(self.engine.as_ref(), &self.scene, self.time_step, self.steps);
         for c in &mut self.controllers {
             c.initialize(&input).map_err(|reason| Error::Controller {
                 engine: self.engine.name().to_string(),
@@ -186,5 +172,17 @@ impl Simulator {
     /// The engine's name.
     pub fn engine(&self) -> &str {
         self.engine.name()
+    }
+}
+
+/// What controllers see at the start of step `steps`.
+fn control_input<'a>(engine: &'a dyn Engine, scene: &'a Scene, time_step: f64, steps: u64) -> ControlInput<'a> {
+    ControlInput {
+        time: steps as f64 * time_step,
+        dt: time_step,
+        step: steps,
+        scene,
+        state: engine.state(),
+        contacts: engine.contacts(),
     }
 }
