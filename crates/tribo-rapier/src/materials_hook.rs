@@ -141,6 +141,14 @@ impl PhysicsHooks for MaterialHook<'_> {
         let Some(manifold) = ctx.rigid_mut() else {
             return;
         };
+        if params.static_friction == params.dynamic_friction {
+            // One coefficient: the stick/slip state cannot change it (the state is only read to
+            // choose between the two), so neither slip speeds nor impulses need reading.
+            *manifold.user_data = 0;
+            *manifold.friction = params.static_friction;
+            *manifold.restitution = params.restitution;
+            return;
+        }
         let normal = *manifold.normal;
         let (body1, body2) = (rb1.and_then(|h| bodies.get(h)), rb2.and_then(|h| bodies.get(h)));
         let slip = manifold
