@@ -2,6 +2,7 @@
 
 use nalgebra::{Point3, Vector3};
 
+use crate::frames::TargetFrame;
 use crate::local::hertz;
 use crate::result::{PatchResult, Wrench};
 use crate::solver::{CslcPad, Prepared, StepInput};
@@ -12,6 +13,7 @@ impl CslcPad {
     pub(crate) fn assemble(
         &mut self,
         input: &StepInput,
+        frames: &[TargetFrame],
         prepared: &[Prepared],
         iterations: usize,
         residual: f64,
@@ -54,7 +56,7 @@ impl CslcPad {
             })
             .collect();
         let mut bottomed_out = None;
-        let states: Vec<_> = (0..n).map(|i| self.final_state(input, prepared, i)).collect();
+        let states: Vec<_> = (0..n).map(|i| self.final_state(input, frames, prepared, i)).collect();
         for (i, state) in states.into_iter().enumerate() {
             let (center, contact, force_normal, friction, area, radius, sliding) = state;
             let world_center = pose * center;

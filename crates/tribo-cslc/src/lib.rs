@@ -49,6 +49,7 @@
 //! "§N" is a section of `docs/design/lattice-model.md`.
 
 mod assemble;
+mod frames;
 pub mod bessel;
 pub mod decay;
 mod geometry;

@@ -50,6 +50,39 @@ pub(crate) fn hertz(contact_coefficient: f64, penetration: f64) -> (f64, f64) {
     (contact_coefficient * phi * root, 1.5 * contact_coefficient * root)
 }
 
+/// The terms of a touching sphere's stick and slide solutions that depend only on its stiffness,
+/// the target normal `m` and the stick anchor: all three are fixed over a step's sweeps (the
+/// surface is linearised once per step, the anchor is carried from the last step), so the terms
+/// are computed once per sphere and step rather than in every sweep.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StickTerms {
+    /// `t* = u − m (m·u)`, the anchor's tangential part.
+    pub anchor: Vector3<f64>,
+    /// `K t*`.
+    pub k_anchor: Vector3<f64>,
+    /// `K m`.
+    pub k_normal: Vector3<f64>,
+    /// `κ = m·K m > 0`.
+    pub kappa: f64,
+    /// `K⁻¹ m`.
+    pub c_normal: Vector3<f64>,
+}
+
+impl StickTerms {
+    /// The terms for stiffness `k` (compliance `c = K⁻¹`), unit normal `m` and stick anchor `u`.
+    pub fn new(k: &Matrix3<f64>, c: &Matrix3<f64>, m: &Vector3<f64>, u: &Vector3<f64>) -> StickTerms {
+        let anchor = u - m * m.dot(u);
+        let k_normal = k * m;
+        StickTerms {
+            anchor,
+            k_anchor: k * anchor,
+            k_normal,
+            kappa: m.dot(&k_normal),
+            c_normal: c * m,
+        }
+    }
+}
+
 /// Inputs of one local step.
 pub(crate) struct LocalProblem<'a> {
     pub stiffness: &'a Matrix3<f64>,
@@ -57,8 +90,8 @@ pub(crate) struct LocalProblem<'a> {
     pub compliance: &'a Matrix3<f64>,
     pub neighbour_pull: Vector3<f64>,
     pub delta: Vector3<f64>,
-    pub stick_anchor: Vector3<f64>,
-    pub contact: Option<Contact>,
+    /// The contact at the current iterate with the stick terms of its normal.
+    pub contact: Option<(Contact, &'a StickTerms)>,
     /// `k_c · a_i`, N/m^{1.5}.
     pub contact_coefficient: f64,
     /// Stick limit `μ_lim` (module docs): `μ_s` after a sticking step, `μ_d` after a sliding one.
@@ -84,34 +117,36 @@ pub(crate) fn local_compliance(k: &Matrix3<f64>) -> Matrix3<f64> {
 /// The normal force `f ≥ 0` with `f = C (U₀ − β f)₊^{3/2}`: the Hertz law at the penetration
 /// `u = U₀ − β f` left when the sphere, moving linearly with its own normal force
 /// (`δ(f) = δ₀ + f w`, `β = m·w > 0`), backs away from the target. In `u`,
-/// `h(u) = u + β C u^{3/2} − U₀ = 0` is increasing and convex on `[0, U₀]` with `h(0) < 0 ≤ h(U₀)`,
-/// so Newton's method started at `u = U₀` converges monotonically (no overshoot into separation,
-/// which a single linearised Hertz step suffers at first touch).
+/// `u + β C u^{3/2} − U₀ = 0`; with `s = √u` this is the cubic `g(s) = β C s³ + s² − U₀ = 0`,
+/// increasing and convex for `s > 0` with `g(√U₀) = β C U₀^{3/2} ≥ 0`, so Newton's method started
+/// at `s = √U₀` decreases monotonically to the root (no overshoot into separation, which a single
+/// linearised Hertz step suffers at first touch) and needs no square root per iteration. The force
+/// is `C s³`.
 fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64) -> f64 {
     if reach <= 0.0 || coefficient <= 0.0 {
         return 0.0;
     }
     let bc = beta.max(0.0) * coefficient;
-    let mut u = reach;
+    let mut s = reach.sqrt();
+    // |Δs| ≤ 5e-15 s bounds the relative error of u = s² by 1e-14.
+    let tolerance = 5e-15 * s;
     for _ in 0..60 {
-        let root = u.sqrt();
-        let h = u + bc * u * root - reach;
-        let slope = 1.0 + 1.5 * bc * root;
-        let next = (u - h / slope).max(0.0);
-        if (u - next).abs() <= 1e-14 * reach {
-            u = next;
+        let g = (bc * s + 1.0) * s * s - reach;
+        let slope = (3.0 * bc * s + 2.0) * s;
+        let step = g / slope;
+        s = (s - step).max(0.0);
+        if step.abs() <= tolerance {
             break;
         }
-        u = next;
     }
-    coefficient * u * u.sqrt()
+    coefficient * s * s * s
 }
 
 pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let k = p.stiffness;
     let b = p.neighbour_pull;
     let free = p.compliance * b;
-    let Some(c) = p.contact else {
+    let Some((c, terms)) = p.contact else {
         return LocalStep {
             delta: free,
             residual: (b - k * p.delta).norm(),
@@ -120,37 +155,35 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     };
     let m = c.normal;
     let (f0, tangent) = hertz(p.contact_coefficient, c.penetration);
-    let jacobian = k + m * m.transpose() * tangent;
     // Penetration as the sphere moves: φ(δ) = φ_k − m·(δ − δ_k) (exact for a plane).
     let reach_at = |delta0: &Vector3<f64>| c.penetration - m.dot(&(delta0 - p.delta));
-    // Stick: δ = t* + s m with m·(b − K δ) + f = 0, i.e. δ(f) = δ₀ + f m/κ.
-    let t_star = p.stick_anchor - m * m.dot(&p.stick_anchor);
-    let kappa = m.dot(&(k * m));
-    let stick0 = t_star + m * (m.dot(&(b - k * t_star)) / kappa);
-    let stick_w = m / kappa;
-    let fn_stick = hertz_equilibrium(p.contact_coefficient, reach_at(&stick0), m.dot(&stick_w));
+    // Stick: δ = t* + σ m with m·(b − K δ) + f = 0, i.e. σ(f) = σ₀ + f/κ,
+    // σ₀ = m·(b − K t*)/κ (`StickTerms` holds t*, K t*, K m and κ).
+    let kappa = terms.kappa;
+    let sigma0 = (m.dot(&b) - m.dot(&terms.k_anchor)) / kappa;
+    let stick0 = terms.anchor + m * sigma0;
+    let fn_stick = hertz_equilibrium(p.contact_coefficient, reach_at(&stick0), 1.0 / kappa);
     let mut new = free;
     if fn_stick > 0.0 {
-        let stick = stick0 + stick_w * fn_stick;
-        new = stick;
-        let trial = k * stick - b;
+        let sigma = sigma0 + fn_stick / kappa;
+        new = terms.anchor + m * sigma;
+        // K δ − b at the stick solution: K t* + σ K m − b.
+        let trial = terms.k_anchor + terms.k_normal * sigma - b;
         let trial_t = trial - m * m.dot(&trial);
         let magnitude = trial_t.norm();
         if magnitude > p.stick_limit * fn_stick {
-            // Slide: K δ = b + f (m + μ_d d), d the trial friction direction (return mapping).
-            let g = m + trial_t * (p.slide_friction / magnitude);
-            let (slide0, slide_w) = (free, p.compliance * g);
-            let fn_slide = hertz_equilibrium(p.contact_coefficient, reach_at(&slide0), m.dot(&slide_w));
-            new = if fn_slide > 0.0 {
-                slide0 + slide_w * fn_slide
-            } else {
-                free
-            };
+            // Slide: K δ = b + f (m + μ_d d), d the trial friction direction (return mapping):
+            // δ(f) = K⁻¹ b + f w, w = K⁻¹ m + (μ_d/|t|) K⁻¹ t.
+            let slide_w = terms.c_normal + p.compliance * trial_t * (p.slide_friction / magnitude);
+            let fn_slide = hertz_equilibrium(p.contact_coefficient, reach_at(&free), m.dot(&slide_w));
+            new = if fn_slide > 0.0 { free + slide_w * fn_slide } else { free };
         }
     }
+    // The Newton jacobian J = K + H m mᵀ applied to the step.
+    let step = new - p.delta;
     LocalStep {
         delta: new,
-        residual: (jacobian * (new - p.delta)).norm(),
+        residual: (k * step + m * (tangent * m.dot(&step))).norm(),
         normal_force: f0,
     }
 }

@@ -9,8 +9,9 @@
 use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 
+use crate::frames::{target_frames, TargetFrame};
 use crate::geometry::{CslcError, Lattice};
-use crate::local::{local_compliance, local_step, local_stiffness, Contact, LocalProblem};
+use crate::local::{local_compliance, local_step, local_stiffness, Contact, LocalProblem, StickTerms};
 use crate::params::{Acceleration, CslcParams};
 use crate::result::PatchResult;
 use crate::target::{Target, Twist};
@@ -37,6 +38,8 @@ pub(crate) struct Prepared {
     pub jump: f64,
     /// The nearest target's surface, linearised at the start of the step.
     pub surface: Option<Surface>,
+    /// The stick terms of that surface's normal and the anchor (`local.rs`).
+    pub stick: Option<StickTerms>,
     /// Stick limit `μ_lim` this step: `μ_d` if the sphere slid in the last step, else `μ_s`
     /// (`local.rs`).
     pub stick_limit: f64,
@@ -181,39 +184,30 @@ impl CslcPad {
     /// or not: `(target, φ, outward normal in the pad frame)`.
     fn deepest_among(
         &self,
-        pose: &Isometry3<f64>,
-        targets: &[&dyn Target],
+        frames: &[TargetFrame],
         i: usize,
         delta: &Vector3<f64>,
         mask: u64,
     ) -> Option<(usize, f64, Vector3<f64>)> {
         let radius = self.lattice.spheres().get(i)?.radius;
-        let world = pose * self.center(i, delta);
-        let mut best: Option<(usize, f64)> = None;
-        for (t, target) in targets.iter().enumerate() {
+        let center = self.center(i, delta);
+        let mut best: Option<(usize, f64, Vector3<f64>)> = None;
+        for (t, frame) in frames.iter().enumerate() {
             if t < 64 && mask & (1u64 << t) == 0 {
                 continue;
             }
-            let phi = radius - target.distance(&world);
-            if best.is_none_or(|(_, deepest)| phi > deepest) {
-                best = Some((t, phi));
+            let (distance, normal) = frame.distance_and_normal(&center);
+            let phi = radius - distance;
+            if best.is_none_or(|(_, deepest, _)| phi > deepest) {
+                best = Some((t, phi, normal));
             }
         }
-        let (t, phi) = best?;
-        let normal = targets.get(t)?.normal(&world);
-        Some((t, phi, pose.rotation.inverse() * normal))
+        best
     }
 
     /// Deepest contact of sphere `i` among the targets in `mask` (`None` unless it penetrates).
-    fn contact_among(
-        &self,
-        pose: &Isometry3<f64>,
-        targets: &[&dyn Target],
-        i: usize,
-        delta: &Vector3<f64>,
-        mask: u64,
-    ) -> Option<Contact> {
-        let (target, penetration, normal) = self.deepest_among(pose, targets, i, delta, mask)?;
+    fn contact_among(&self, frames: &[TargetFrame], i: usize, delta: &Vector3<f64>, mask: u64) -> Option<Contact> {
+        let (target, penetration, normal) = self.deepest_among(frames, i, delta, mask)?;
         (penetration > 0.0).then_some(Contact {
             target,
             penetration,
@@ -223,15 +217,9 @@ impl CslcPad {
 
     /// The nearest target at sphere `i`, as a [`Surface`], if within its radius plus
     /// [`REACH_RADII`] radii (a sphere moving farther within one step is a fast impact anyway).
-    fn nearest_surface(
-        &self,
-        pose: &Isometry3<f64>,
-        targets: &[&dyn Target],
-        i: usize,
-        delta: &Vector3<f64>,
-    ) -> Option<Surface> {
+    fn nearest_surface(&self, frames: &[TargetFrame], i: usize, delta: &Vector3<f64>) -> Option<Surface> {
         let radius = self.lattice.spheres().get(i)?.radius;
-        let (target, penetration, normal) = self.deepest_among(pose, targets, i, delta, ALL_TARGETS)?;
+        let (target, penetration, normal) = self.deepest_among(frames, i, delta, ALL_TARGETS)?;
         (penetration > -REACH_RADII * radius).then_some(Surface {
             target,
             penetration,
@@ -263,8 +251,7 @@ impl CslcPad {
             compliance: self.compliance.get(i).unwrap_or(&identity),
             neighbour_pull: self.neighbour_pull(i, field),
             delta,
-            stick_anchor: here.map_or(delta, |p| p.anchor),
-            contact: here.and_then(|p| p.surface).and_then(|s| s.contact_at(&delta)),
+            contact: here.and_then(|p| Some((p.surface?.contact_at(&delta)?, p.stick.as_ref()?))),
             contact_coefficient: self.params.contact_stiffness * area,
             stick_limit: here.map_or(input.friction, |p| p.stick_limit),
             slide_friction: input.dynamic_friction,
@@ -319,6 +306,7 @@ impl CslcPad {
         let targets = input.targets;
         let n = self.lattice.len();
         let origin = Point3::from(pose.translation.vector);
+        let frames = target_frames(targets, &pose);
 
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
@@ -338,14 +326,24 @@ impl CslcPad {
                 }
                 None => delta,
             };
-            let surface = self.nearest_surface(&pose, targets, i, &delta);
+            let surface = self.nearest_surface(&frames, i, &delta);
             let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
             let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
             let slid = self.sliding.get(i).copied().unwrap_or(false);
+            let identity = Matrix3::identity();
+            let stick = surface.map(|s| {
+                StickTerms::new(
+                    self.stiffness.get(i).unwrap_or(&identity),
+                    self.compliance.get(i).unwrap_or(&identity),
+                    &s.normal,
+                    &carried,
+                )
+            });
             Prepared {
                 anchor: carried,
                 jump,
                 surface,
+                stick,
                 stick_limit: if slid { input.dynamic_friction } else { input.friction },
             }
         });
@@ -361,7 +359,7 @@ impl CslcPad {
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
         if self.params.acceleration == Acceleration::RedBlackSor {
             let (iterations, residual, converged) = self.red_black_sweeps(input, &prepared, floor);
-            return Ok(self.assemble(input, &prepared, iterations, residual, converged, fast_impact_sphere));
+            return Ok(self.assemble(input, &frames, &prepared, iterations, residual, converged, fast_impact_sphere));
         }
         let mut current = self.displacement.clone();
         let mut previous = current.clone();
@@ -428,7 +426,7 @@ impl CslcPad {
             previous = std::mem::replace(&mut current, next);
         }
         self.displacement = current;
-        Ok(self.assemble(input, &prepared, iterations, residual, converged, fast_impact_sphere))
+        Ok(self.assemble(input, &frames, &prepared, iterations, residual, converged, fast_impact_sphere))
     }
 
     /// Forces of sphere `i` at the solved field: `(centre (pad frame), contact, f_n, friction
@@ -440,6 +438,7 @@ impl CslcPad {
     pub(crate) fn final_state(
         &self,
         input: &StepInput,
+        frames: &[TargetFrame],
         prepared: &[Prepared],
         i: usize,
     ) -> (Point3<f64>, Option<Contact>, f64, Vector3<f64>, f64, f64, bool) {
@@ -454,7 +453,7 @@ impl CslcPad {
                 ALL_TARGETS
             }
         });
-        let contact = self.contact_among(&input.pad_pose, input.targets, i, &delta, mask);
+        let contact = self.contact_among(frames, i, &delta, mask);
         let Some(c) = contact else {
             return (center, None, 0.0, Vector3::zeros(), area, radius, false);
         };

@@ -33,6 +33,11 @@ pub trait Target: Sync {
     fn normal(&self, x: &Point3<f64>) -> Vector3<f64>;
     /// Velocity of the target's material at world point `x`, m/s.
     fn surface_velocity(&self, x: &Point3<f64>) -> Vector3<f64>;
+    /// The target as a primitive and its pose, when it is one: a pad then queries it in the
+    /// shape frame through one relative pose per step (`frames.rs`).
+    fn posed_shape(&self) -> Option<(&dyn Shape, &Isometry3<f64>)> {
+        None
+    }
 }
 
 /// A primitive in its own frame.
@@ -41,6 +46,11 @@ pub trait Shape: Sync {
     fn local_distance(&self, p: &Point3<f64>) -> f64;
     /// Outward unit normal (distance gradient) in the shape frame.
     fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64>;
+    /// Both at once (`local_distance`, `local_normal`); shapes whose two share their work
+    /// override it.
+    fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
+        (self.local_distance(p), self.local_normal(p))
+    }
 }
 
 /// A shape placed in the world with a pose and a rigid velocity.
@@ -81,6 +91,9 @@ impl<S: Shape> Target for Posed<S> {
     fn surface_velocity(&self, x: &Point3<f64>) -> Vector3<f64> {
         self.twist.velocity_at(&Point3::from(self.pose.translation.vector), x)
     }
+    fn posed_shape(&self) -> Option<(&dyn Shape, &Isometry3<f64>)> {
+        Some((&self.shape, &self.pose))
+    }
 }
 
 /// Half-space `z ≤ 0` of its frame; outward normal +Z.
@@ -110,6 +123,11 @@ impl Shape for Sphere {
     fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
         p.coords.try_normalize(1e-300).unwrap_or_else(Vector3::z)
     }
+    fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
+        let length = p.coords.norm();
+        let normal = if length > 1e-300 { p.coords / length } else { Vector3::z() };
+        (length - self.radius, normal)
+    }
 }
 
 /// Box of half-extents `half_extents` centred at the origin.
@@ -127,11 +145,16 @@ impl Shape for Cuboid {
         q.map(|v| v.max(0.0)).norm() + q.max().min(0.0)
     }
     fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
+        self.local_distance_and_normal(p).1
+    }
+    fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
         let q = p.coords.abs() - self.half_extents;
         let sign = p.coords.map(|v| if v < 0.0 { -1.0 } else { 1.0 });
         let outside = q.map(|v| v.max(0.0));
-        if let Some(dir) = outside.try_normalize(1e-300) {
-            return dir.component_mul(&sign);
+        let outside_length = outside.norm();
+        let distance = outside_length + q.max().min(0.0);
+        if outside_length > 1e-300 {
+            return (distance, (outside / outside_length).component_mul(&sign));
         }
         // Inside: the gradient is the outward normal of the nearest face.
         let axis = q.imax();
@@ -139,7 +162,7 @@ impl Shape for Cuboid {
         if let (Some(c), Some(s)) = (n.get_mut(axis), sign.get(axis)) {
             *c = *s;
         }
-        n
+        (distance, n)
     }
 }
 
@@ -211,6 +234,9 @@ impl Shape for Cylinder {
     fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
         revolved_distance_and_normal(&self.edges(), p).1
     }
+    fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
+        revolved_distance_and_normal(&self.edges(), p)
+    }
 }
 
 /// Cone of base radius `radius` and height `height` along local +Y, centred: base at
@@ -240,6 +266,9 @@ impl Shape for Cone {
     fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
         revolved_distance_and_normal(&self.edges(), p).1
     }
+    fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
+        revolved_distance_and_normal(&self.edges(), p)
+    }
 }
 
 /// Capsule: the points within `radius` of the segment `y ∈ [−length/2, length/2]` on local Y.
@@ -264,5 +293,11 @@ impl Shape for Capsule {
     }
     fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
         self.offset(p).try_normalize(1e-300).unwrap_or_else(Vector3::x)
+    }
+    fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
+        let offset = self.offset(p);
+        let length = offset.norm();
+        let normal = if length > 1e-300 { offset / length } else { Vector3::x() };
+        (length - self.radius, normal)
     }
 }

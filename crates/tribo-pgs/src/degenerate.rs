@@ -135,33 +135,74 @@ pub(crate) fn screen(
         }
     }
 
+    Ok(apply(rows, &scale, &relative).dropped)
+}
+
+/// What the screen did to the rows.
+pub(crate) struct Screened {
+    /// The link pairs whose contacts were dropped, in row order, each once.
+    pub dropped: Vec<(LinkRef, LinkRef)>,
+    /// A contact was dropped or a tangent zeroed: an operator built before the screen is stale.
+    pub changed: bool,
+}
+
+/// Whether [`screen_on_operator`] may screen `rows`: every contact the screen looks at joins two
+/// bodies (so its relative diagonal is its scale, module docs) and carries no compliance on the
+/// diagonal (`cfm`, which the assembled operator includes).
+pub(crate) fn operator_can_screen(rows: &[ContactRow]) -> bool {
+    rows.iter().all(|row| {
+        row.compliant.is_some()
+            || (row.cfm == Vector3::zeros()
+                && !matches!((&row.side_a, &row.side_b), (Some(a), Some(b)) if a.body == b.body))
+    })
+}
+
+/// [`screen`] with the diagonals read from the assembled Delassus operator: when
+/// [`operator_can_screen`] holds, contact c's scale and relative diagonals are both `A_cc`'s
+/// diagonal (the sum over its bodies of `j M̃⁻¹ jᵀ`, which the operator sums the same way), so the
+/// screen needs no Delassus diagonals of its own. The caller rebuilds the operator when the rows
+/// changed.
+pub(crate) fn screen_on_operator(rows: &mut Vec<ContactRow>, diagonal: impl Fn(usize) -> Vector3<f64>) -> Screened {
+    let diagonals: Vec<Vector3<f64>> = (0..rows.len()).map(diagonal).collect();
+    apply(rows, &diagonals, &diagonals)
+}
+
+/// The screen's decisions (module docs) from each contact's scale and relative diagonals.
+fn apply(rows: &mut Vec<ContactRow>, scale: &[Vector3<f64>], relative: &[Vector3<f64>]) -> Screened {
     let tau_t = tangent_tolerance();
     let mut dropped: Vec<(LinkRef, LinkRef)> = Vec::new();
+    let mut changed = false;
     let mut keep = Vec::with_capacity(rows.len());
     for (c, mut row) in std::mem::take(rows).into_iter().enumerate() {
+        let (Some(scale), Some(relative)) = (scale.get(c), relative.get(c)) else {
+            keep.push(row);
+            continue;
+        };
         if row.compliant.is_some() {
             keep.push(row);
             continue;
         }
-        let s = scale[c].max();
-        if relative[c][0] <= NORMAL_TOLERANCE * s {
+        let s = scale.max();
+        if relative[0] <= NORMAL_TOLERANCE * s {
             if !dropped.contains(&(row.a, row.b)) {
                 dropped.push((row.a, row.b));
             }
+            changed = true;
             continue;
         }
-        for (k, &diagonal) in relative[c].iter().enumerate().skip(1) {
+        for (k, &diagonal) in relative.iter().enumerate().skip(1) {
             if diagonal <= tau_t * s {
                 for side in [&mut row.side_a, &mut row.side_b].into_iter().flatten() {
                     side.rows.row_mut(k).fill(0.0);
                 }
                 row.bias[k] = 0.0;
+                changed = true;
             }
         }
         keep.push(row);
     }
     *rows = keep;
-    Ok(dropped)
+    Screened { dropped, changed }
 }
 
 /// The sides on a body with six coordinates and M̃⁻¹ known (a free rigid body): each side's

@@ -17,7 +17,8 @@ use crate::build::{build_body, BodyModel};
 use crate::collision::detect;
 use crate::commands::drive;
 use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow};
-use crate::degenerate::screen;
+use crate::degenerate::{operator_can_screen, screen, screen_on_operator};
+use tribo_lcp::DelassusRows;
 use crate::error::SolveError;
 use crate::integrate::advance;
 use crate::options::{PgsOptions, SolverKind};
@@ -218,7 +219,7 @@ impl PgsEngine {
         });
         let compliant = &self.compliant_points;
         let solver_failure = |e: SolveError| Failure::Step(solver_failure(&self.options, e));
-        let (rows, dropped, inverses) = report.time("contact_build", || {
+        let (mut rows, mut dropped, inverses, on_operator) = report.time("contact_build", || {
             let views: Vec<BodyView> = models
                 .iter()
                 .zip(&kinematics)
@@ -242,14 +243,31 @@ impl PgsEngine {
                     .map_err(|e| Failure::Step(StepError::InvalidCommand { what: e.to_string() }))?,
             );
             let inverses = free_body_inverses(&velocity_steps).map_err(solver_failure)?;
-            let dropped = screen(&mut rows, &velocity_steps, &inverses).map_err(solver_failure)?;
-            Ok((rows, dropped, inverses))
+            // Contacts within one body or with compliance on the diagonal are screened on their
+            // own Delassus diagonals; the others on the assembled operator's (below).
+            let on_operator = operator_can_screen(&rows);
+            let dropped = if on_operator {
+                Vec::new()
+            } else {
+                screen(&mut rows, &velocity_steps, &inverses).map_err(solver_failure)?
+            };
+            Ok((rows, dropped, inverses, on_operator))
         })?;
         let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
         let (assembled, lambda, solve_report) = report.time("solve", || {
             let mut lambda = warm_start.initial(&rows);
-            let assembled =
+            let mut assembled =
                 assemble(&rows, &velocity_steps, &inverses, options.load_sharing, &lambda).map_err(solver_failure)?;
+            if on_operator {
+                let delassus = &assembled.problem.delassus;
+                let screened = screen_on_operator(&mut rows, |c| delassus.diagonal_block(c).diagonal());
+                dropped = screened.dropped;
+                if screened.changed {
+                    lambda = warm_start.initial(&rows);
+                    assembled = assemble(&rows, &velocity_steps, &inverses, options.load_sharing, &lambda)
+                        .map_err(solver_failure)?;
+                }
+            }
             let solve_report = if rows.is_empty() {
                 tribo_lcp::SolveReport {
                     iterations: 0,
