@@ -196,7 +196,7 @@ def main():
     stem.with_suffix(".md").write_text(report + "\n")
     raw = [{f"{k[0]} {k[1]}": v for k, v in r.items()} for r in results]
     stem.with_suffix(".json").write_text(json.dumps({"machine": m, "rounds": raw}, indent=1))
-    print(f"\nwritten: {stem.with_suffix('.md').relative_to(ROOT)} and .json", file=sys.stderr)
+    print(f"\nwritten: {stem.with_suffix('.md')} and .json", file=sys.stderr)
 
 
 if __name__ == "__main__":
