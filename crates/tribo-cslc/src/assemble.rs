@@ -5,7 +5,7 @@ use nalgebra::{Point3, Vector3};
 use crate::frames::TargetFrame;
 use crate::local::hertz;
 use crate::result::{PatchResult, Wrench};
-use crate::solver::{CslcPad, Prepared, StepInput};
+use crate::solver::{CslcPad, Prepared, StepInput, SweepEnd};
 
 impl CslcPad {
     /// Evaluates the forces at the solved field, stores the per-sphere contact state for the
@@ -15,11 +15,14 @@ impl CslcPad {
         input: &StepInput,
         frames: &[TargetFrame],
         prepared: &[Prepared],
-        iterations: usize,
-        residual: f64,
-        converged: bool,
+        sweeps: SweepEnd,
         fast_impact_sphere: Option<(usize, f64, f64)>,
     ) -> PatchResult {
+        let SweepEnd {
+            iterations,
+            residual,
+            converged,
+        } = sweeps;
         let pose = input.pad_pose;
         let origin = Point3::from(pose.translation.vector);
         let n = self.lattice().len();

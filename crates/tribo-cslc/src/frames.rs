@@ -67,7 +67,8 @@ impl<'a> TargetFrame<'a> {
                 rotation,
                 translation,
             } => {
-                let (distance, normal) = shape.local_distance_and_normal(&Point3::from(rotation * q.coords + translation));
+                let (distance, normal) =
+                    shape.local_distance_and_normal(&Point3::from(rotation * q.coords + translation));
                 (distance, rotation.tr_mul(&normal))
             }
             TargetFrame::World { .. } => (self.distance(q), self.normal(q)),
@@ -138,7 +139,10 @@ mod tests {
             let s = k as f64;
             let q = Point3::new(0.04 * (0.7 * s).sin(), 0.05 * (1.3 * s).cos(), 0.06 * (0.4 * s).sin());
             // Rounding of one rotation composed differently: a few ulps of 0.1 m.
-            assert!((direct.distance(&q) - world.distance(&q)).abs() < 1e-15, "distance at {q}");
+            assert!(
+                (direct.distance(&q) - world.distance(&q)).abs() < 1e-15,
+                "distance at {q}"
+            );
             assert!((direct.normal(&q) - world.normal(&q)).norm() < 1e-14, "normal at {q}");
             let (distance, normal) = direct.distance_and_normal(&q);
             assert_eq!((distance, normal), (direct.distance(&q), direct.normal(&q)));

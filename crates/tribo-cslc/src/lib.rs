@@ -49,9 +49,9 @@
 //! "§N" is a section of `docs/design/lattice-model.md`.
 
 mod assemble;
-mod frames;
 pub mod bessel;
 pub mod decay;
+mod frames;
 mod geometry;
 mod local;
 mod params;

@@ -176,7 +176,11 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
             // δ(f) = K⁻¹ b + f w, w = K⁻¹ m + (μ_d/|t|) K⁻¹ t.
             let slide_w = terms.c_normal + p.compliance * trial_t * (p.slide_friction / magnitude);
             let fn_slide = hertz_equilibrium(p.contact_coefficient, reach_at(&free), m.dot(&slide_w));
-            new = if fn_slide > 0.0 { free + slide_w * fn_slide } else { free };
+            new = if fn_slide > 0.0 {
+                free + slide_w * fn_slide
+            } else {
+                free
+            };
         }
     }
     // The Newton jacobian J = K + H m mᵀ applied to the step.

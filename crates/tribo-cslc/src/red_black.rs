@@ -12,7 +12,7 @@
 //! of the step (plain Gauss–Seidel, which contracts).
 
 use crate::geometry::Lattice;
-use crate::solver::{CslcPad, Prepared, StepInput};
+use crate::solver::{CslcPad, Prepared, StepInput, SweepEnd};
 
 /// Largest over-relaxation used, whatever the radius bound says.
 const MAX_OMEGA: f64 = 1.9;
@@ -52,14 +52,9 @@ pub(crate) fn colour_classes(lattice: &Lattice) -> Vec<Vec<usize>> {
 }
 
 impl CslcPad {
-    /// Sweeps to the tolerance; returns `(iterations, residual, converged)` and leaves the
+    /// Sweeps to the tolerance; returns how they ended and leaves the
     /// solved field in the pad.
-    pub(crate) fn red_black_sweeps(
-        &mut self,
-        input: &StepInput,
-        prepared: &[Prepared],
-        floor: f64,
-    ) -> (usize, f64, bool) {
+    pub(crate) fn red_black_sweeps(&mut self, input: &StepInput, prepared: &[Prepared], floor: f64) -> SweepEnd {
         let rho = self.chebyshev_radius().min(0.999_999);
         let mut omega = (2.0 / (1.0 + (1.0 - rho * rho).sqrt())).min(MAX_OMEGA);
         let mut field = self.displacements().to_vec();
@@ -102,6 +97,10 @@ impl CslcPad {
         }
         *self.colors_mut() = colours;
         *self.displacement_mut() = field;
-        (iterations, residual, converged)
+        SweepEnd {
+            iterations,
+            residual,
+            converged,
+        }
     }
 }

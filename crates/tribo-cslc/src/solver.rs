@@ -45,6 +45,16 @@ pub(crate) struct Prepared {
     pub stick_limit: f64,
 }
 
+/// How a step's sweeps ended.
+pub(crate) struct SweepEnd {
+    /// Sweeps made before the residual met the tolerance (or the cap).
+    pub iterations: usize,
+    /// The relative force residual at the end.
+    pub residual: f64,
+    /// The residual met the tolerance.
+    pub converged: bool,
+}
+
 /// The tangent plane of the nearest target at a sphere's centre at the start of the step:
 /// `φ(δ) = φ₀ − m·(δ − δ₀)` (exact for a plane; `O(|δ − δ₀|² / R)` for a surface of curvature
 /// radius R, far below the skin's micrometre deflections). The sweeps use it instead of
@@ -358,8 +368,8 @@ impl CslcPad {
 
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
         if self.params.acceleration == Acceleration::RedBlackSor {
-            let (iterations, residual, converged) = self.red_black_sweeps(input, &prepared, floor);
-            return Ok(self.assemble(input, &frames, &prepared, iterations, residual, converged, fast_impact_sphere));
+            let sweeps = self.red_black_sweeps(input, &prepared, floor);
+            return Ok(self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere));
         }
         let mut current = self.displacement.clone();
         let mut previous = current.clone();
@@ -426,7 +436,12 @@ impl CslcPad {
             previous = std::mem::replace(&mut current, next);
         }
         self.displacement = current;
-        Ok(self.assemble(input, &frames, &prepared, iterations, residual, converged, fast_impact_sphere))
+        let sweeps = SweepEnd {
+            iterations,
+            residual,
+            converged,
+        };
+        Ok(self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere))
     }
 
     /// Forces of sphere `i` at the solved field: `(centre (pad frame), contact, f_n, friction

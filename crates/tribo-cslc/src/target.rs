@@ -125,7 +125,11 @@ impl Shape for Sphere {
     }
     fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
         let length = p.coords.norm();
-        let normal = if length > 1e-300 { p.coords / length } else { Vector3::z() };
+        let normal = if length > 1e-300 {
+            p.coords / length
+        } else {
+            Vector3::z()
+        };
         (length - self.radius, normal)
     }
 }

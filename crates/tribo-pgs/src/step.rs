@@ -18,12 +18,12 @@ use crate::collision::detect;
 use crate::commands::drive;
 use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow};
 use crate::degenerate::{operator_can_screen, screen, screen_on_operator};
-use tribo_lcp::DelassusRows;
 use crate::error::SolveError;
 use crate::integrate::advance;
 use crate::options::{PgsOptions, SolverKind};
 use crate::readout::{body_state, contact_records};
 use crate::solve::{assemble, free_body_inverses, solve, WarmStart, LOAD_SHARING_SWEEPS};
+use tribo_lcp::DelassusRows;
 
 type Twist = (Vector3<f64>, Vector3<f64>);
 
