@@ -176,6 +176,14 @@ fn rigid_engines_hold_from_the_analytic_squeeze_threshold() {
     }
 }
 
+/// The hexagonal prism read from an OBJ mesh (`object=mesh`, convex hull collision): rapier
+/// holds from the analytic threshold like the primitives. (pgs holds only from 1.06 on this mesh:
+/// the sample's README says why; it is a known defect, not asserted here.)
+#[test]
+fn a_mesh_object_is_held_from_the_analytic_squeeze_threshold_on_rapier() {
+    assert_threshold("rapier", "flat", "mesh");
+}
+
 #[test]
 fn cslc_holds_from_the_analytic_squeeze_threshold() {
     assert_threshold("cslc", "flat", "sphere");
