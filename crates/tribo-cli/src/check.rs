@@ -21,7 +21,7 @@ enum Kind {
 }
 
 pub fn execute(args: &CheckArgs) -> CliResult {
-    let kind = if tribo_model::is_urdf(&args.path) {
+    let kind = if tribo_model::is_urdf(&args.path) || tribo_model::is_mjcf(&args.path) {
         Kind::Body
     } else {
         detect(&args.path, &tribo_yaml::parse_file(&args.path)?)?
@@ -29,7 +29,13 @@ pub fn execute(args: &CheckArgs) -> CliResult {
     let mut notes: Vec<String> = Vec::new();
     let (summary, warnings) = match kind {
         Kind::Body => {
-            let body = tribo_model::load_model(&args.path)?;
+            let body = if tribo_model::is_mjcf(&args.path) {
+                let model = tribo_model::load_mjcf_model(&args.path)?;
+                notes.push(model.friction_report());
+                model.body
+            } else {
+                tribo_model::load_model(&args.path)?
+            };
             // The checks every engine's build runs; the body's own root joint says whether the
             // world holds its root (a project can still fix it).
             tribo_model::validate(&body, false)?;

@@ -105,6 +105,66 @@ fn check_sr1_urdf_reports_the_same_robot_as_its_body_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// SR1 as MuJoCo writes it (`SR1.xml`) summarises as its body file does; `check` lists its
+/// geoms' friction and the material table that carries it; a project takes an MJCF body; a bad
+/// MJCF file fails at its line and column.
+#[test]
+fn check_mjcf_reports_the_robot_its_friction_and_located_errors() {
+    let o = tribo(&["check", "share/choreonoid/model/SR1.xml", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["links"], 30);
+    assert_eq!(v["joint_types"]["revolute"], 29);
+    assert_eq!(v["root_joint"], "free");
+    let mass = v["total_mass_kg"].as_f64().expect("a mass");
+    assert!((mass - 130.8).abs() < 1e-9, "{mass}");
+    let report = v["notes"][0].as_str().expect("the friction report");
+    assert!(
+        report.contains("link `WAIST` (material mjcf_mu_1), geom `geom 1`: 1 0.005 0.0001"),
+        "{report}"
+    );
+    assert!(
+        report.contains("  - { materials: [mjcf_mu_1, mjcf_mu_1], friction: 1, restitution: 0 }"),
+        "{report}"
+    );
+
+    let o = tribo(&["check", "crates/tribo-model/tests/mjcf/arm.xml"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("arm.xml:18:11: link `slider` (material mjcf_mu_0.7), geom `tip`: 0.4 0.005 0.0001"),
+        "{text}"
+    );
+
+    let dir = temp_dir("check", "mjcf");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(
+        dir.join("box.xml"),
+        "<mujoco>\n  <worldbody>\n    <body name=\"box\" pos=\"0 0 0.1\">\n      <freejoint/>\n      <geom type=\"box\" size=\"0.1 0.1 0.1\" friction=\"0.5\"/>\n    </body>\n  </worldbody>\n</mujoco>\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("project.yaml"),
+        "name: mjcf-box\nsimulation: { time_step: 0.001, duration: 0.1 }\nbodies:\n  - name: floor\n    model: ${SHARE}/model/floor.body\n    fixed: true\n    translation: [0, 0, -0.1]\n  - name: box\n    model: box.xml\n",
+    )
+    .expect("write");
+    let project = dir.join("project.yaml");
+    let o = tribo(&["check", project.to_str().expect("utf8")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("mjcf_mu_0.5"), "{}", stdout(&o));
+
+    let bad = dir.join("bad.xml");
+    std::fs::write(&bad, "<mujoco>\n  <worldbody>\n    <body>\n      <joint type=\"ball\"/>\n      <geom size=\"0.1\"/>\n    </body>\n  </worldbody>\n</mujoco>\n").expect("write");
+    let o = tribo(&["check", bad.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad.xml:4:7: ball joint `body1` is not supported"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn invalid_input_is_located_with_exit_status_2() {
     let o = tribo(&["check", "tests/malformed-projects/unknown-metric-kind.yaml"]);

@@ -4,6 +4,8 @@
 //! - [`load_body`] / [`parse_body`]: Choreonoid's `ChoreonoidBody` format (`.body`), versions
 //!   1.0 and 2.0.
 //! - [`JointMotion`] and [`load_motion`] / [`parse_motion`]: Choreonoid `.seq` joint motions.
+//! - [`load_mjcf`] / [`parse_mjcf`]: MuJoCo MJCF models (`.xml`), their geoms' friction as a
+//!   material table ([`MjcfModel`]).
 //! - [`BodySummary`]: what `tribo check` prints about a body.
 
 mod body;
@@ -11,6 +13,7 @@ mod body_file;
 mod load;
 mod mesh;
 mod mesh_file;
+mod mjcf;
 mod motion;
 mod pad;
 mod seq_file;
@@ -21,9 +24,10 @@ mod validate;
 
 pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
 pub use body_file::{load_body, parse_body, read_project_pad};
-pub use load::{is_urdf, load_model};
+pub use load::{is_mjcf, is_urdf, load_model};
 pub use mesh::{Mesh, MeshCollision, MeshMassProperties};
 pub use mesh_file::{load_mesh_file, MeshFileError};
+pub use mjcf::{friction_table, load_mjcf, load_mjcf_model, parse_mjcf, parse_mjcf_model, GeomFriction, MjcfModel};
 pub use motion::{JointMotion, ZmpSeq};
 pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
