@@ -261,6 +261,17 @@ fn errors_name_the_line_and_column_and_the_closest_name() {
     assert_eq!((line, col), (4, 19), "{message}");
     assert!(message.contains("<frame> in <body> is not supported"), "{message}");
 
+    let (line, col, message) = error(&ONE_BOX.replace("size=\"0.1 0.1 0.1\"", "size=\"0.1 0.1 0.1\" frictoin=\"0.5\""));
+    assert_eq!((line, col), (5, 43), "{message}");
+    assert!(
+        message.contains("<geom> has no attribute `frictoin` (did you mean `friction`?)"),
+        "{message}"
+    );
+
+    let (line, col, message) = error(&ONE_BOX.replace("<freejoint/>", "<freejoint/><joint type=\"hinge\"/>"));
+    assert_eq!((line, col), (4, 19), "{message}");
+    assert!(message.contains("body `box` has 2 joints"), "{message}");
+
     let (line, _, message) = error("<mujoco><worldbody><body></worldbody></mujoco>");
     assert_eq!(line, 1);
     assert!(message.contains("not well-formed XML"), "{message}");
@@ -298,4 +309,41 @@ fn what_tribo_does_not_simulate_is_noted() {
             "{expected} not in {notes:#?}"
         );
     }
+}
+
+#[test]
+fn the_world_is_a_root_link_when_its_bodies_do_not_float() {
+    // A body of the world on a hinge, beside a world geom: the root is `world`, welded, with the
+    // plane (a 1 m slab under z = 0) and the hinged body below it.
+    let text = r#"<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 3 0.1"/>
+    <body name="door" pos="1 0 0">
+      <joint name="hinge" axis="0 0 1" range="-90 90"/>
+      <geom type="ellipsoid" size="0.1 0.2 0.3" mass="2"/>
+    </body>
+  </worldbody>
+</mujoco>"#;
+    let body = parse_mjcf(text, "door.xml").expect("loads");
+    let names: Vec<&str> = body.links.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["world", "door"]);
+    let (world, door) = (&body.links[0], &body.links[1]);
+    assert_eq!(world.joint.kind, JointKind::Fixed);
+    assert!(matches!(world.shapes[0].geometry, Geometry::Box { size } if size == Vector3::new(4.0, 6.0, 1.0)));
+    assert!(close(
+        world.shapes[0].pose.translation.vector,
+        Vector3::new(0.0, 0.0, -0.5)
+    ));
+    assert_eq!((door.joint.kind, door.joint.id), (JointKind::Revolute, Some(0)));
+    // The ellipsoid: m/5 (b² + c², a² + c², a² + b²), and no collision shape, with a note.
+    let expected = Vector3::new(0.04 + 0.09, 0.01 + 0.09, 0.01 + 0.04) * (2.0 / 5.0);
+    assert!((door.inertia - Matrix3::from_diagonal(&expected)).amax() < TOLERANCE);
+    assert!(door.shapes.is_empty());
+    assert!(door.uncollided[0].message.contains("tribo has no ellipsoid shape"));
+
+    // A plane on the moving body is refused, as MuJoCo refuses it.
+    let moving_plane = text.replace("mass=\"2\"/>", "mass=\"2\"/><geom type=\"plane\" size=\"1 1 1\"/>");
+    let e = parse_mjcf(&moving_plane, "door.xml").expect_err("a plane that moves");
+    assert_eq!(e.location.line, 6, "{e}");
+    assert!(e.message.contains("MuJoCo allows planes only on the world"), "{e}");
 }

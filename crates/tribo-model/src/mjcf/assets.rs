@@ -2,7 +2,8 @@
 //! `name`, else by its file name without directory and extension; its file is found in the
 //! compiler's `meshdir` (relative to the model file) and read through tribo's STL and OBJ readers;
 //! `scale` multiplies the vertex coordinates. Files are read when a geom first needs them (a mesh
-//! that only draws a body whose mass is given never is).
+//! that only draws a body whose mass is given never is, and a mesh the import cannot read is an
+//! error only then).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,8 @@ struct MeshAsset {
     scale: Vector3<f64>,
     at: Location,
     loaded: Option<Arc<Mesh>>,
+    /// Why the mesh cannot be read, reported when a geom needs it.
+    problem: Option<Diagnostic>,
 }
 
 #[derive(Debug, Default)]
@@ -38,15 +41,20 @@ impl Assets {
         let mut out = Assets::default();
         for element in mujoco.children_named("asset").flat_map(|a| a.children_named("mesh")) {
             let attrs = defaults.resolve(element, MAIN)?;
-            let Some(file) = attrs.get("file") else {
-                return Err(Diagnostic::error(
-                    element.at.clone(),
-                    "<mesh> without `file`: meshes given by their vertices in the XML are not supported",
-                ));
-            };
+            let file = attrs.get("file");
+            // A mesh the import cannot read is an error only when a geom needs it.
+            let problem = super::schema::check_attributes(element).err().or_else(|| {
+                file.is_none().then(|| {
+                    Diagnostic::error(
+                        element.at.clone(),
+                        "<mesh> without `file`: meshes given by their vertices in the XML are not supported",
+                    )
+                })
+            });
+            let file_name = file.map_or("", |f| f.value.as_str());
             let name = match attrs.text("name") {
                 Some(name) => name.to_string(),
-                None => Path::new(&file.value)
+                None => Path::new(file_name)
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default(),
@@ -55,7 +63,6 @@ impl Assets {
                 Some((s, _)) => Vector3::new(s[0], s[1], s[2]),
                 None => Vector3::repeat(1.0),
             };
-            let path = model_dir.join(&compiler.mesh_dir).join(&file.value);
             if out.meshes.contains_key(&name) {
                 return Err(Diagnostic::error(
                     element.at.clone(),
@@ -65,11 +72,12 @@ impl Assets {
             out.meshes.insert(
                 name,
                 MeshAsset {
-                    path,
-                    file: file.value.clone(),
+                    path: model_dir.join(&compiler.mesh_dir).join(file_name),
+                    file: file_name.to_string(),
                     scale,
-                    at: file.at.clone(),
+                    at: file.map_or_else(|| element.at.clone(), |f| f.at.clone()),
                     loaded: None,
+                    problem,
                 },
             );
         }
@@ -88,6 +96,9 @@ impl Assets {
         };
         if let Some(mesh) = &asset.loaded {
             return Ok(Arc::clone(mesh));
+        }
+        if let Some(problem) = &asset.problem {
+            return Err(problem.clone());
         }
         let data = crate::load_mesh_file(&asset.path).map_err(|e| {
             let why = match e {

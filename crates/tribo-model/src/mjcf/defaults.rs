@@ -48,6 +48,7 @@ impl Defaults {
             ));
         }
         for child in element.children.iter().filter(|c| c.tag != "default") {
+            super::schema::check_attributes(child)?;
             let tag_values = values.entry(child.tag.clone()).or_default();
             for attr in &child.attrs {
                 tag_values.retain(|a| a.name != attr.name);

@@ -69,6 +69,7 @@ pub(crate) fn read_joint(
             ))
         }
     };
+    super::schema::check_attributes(element)?;
     let attrs = if element.tag == "freejoint" {
         Attrs::own(element)
     } else {
@@ -164,7 +165,7 @@ pub(crate) fn read_joint(
             Translation3::identity(),
             UnitQuaternion::from_axis_angle(&axis, reference),
         ),
-        _ => Isometry3::translation(0.0, 0.0, 0.0) * Translation3::from(axis.into_inner() * reference),
+        _ => Isometry3::from(Translation3::from(axis.into_inner() * reference)),
     };
     Ok(BodyJoint::Moving {
         joint,

@@ -23,6 +23,7 @@
 //!   `density`, `mass`), MuJoCo's z axis of capsules and cylinders turned onto tribo's y;
 //! - [`assets`]: `<asset><mesh file scale>` read with tribo's STL and OBJ readers;
 //! - [`friction`]: per-geom `friction` as link materials and a material table;
+//! - [`schema`]: the attributes each element may have (a misspelt one is an error);
 //! - [`xml`]: the located element tree, `<include file>` expanded.
 //!
 //! What MuJoCo has and tribo does not use is noted on the body ([`Body::notes`]), never dropped
@@ -38,6 +39,7 @@ mod frame;
 mod friction;
 mod geom;
 mod joint;
+mod schema;
 mod tree;
 mod xml;
 

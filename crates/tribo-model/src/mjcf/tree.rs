@@ -3,12 +3,15 @@
 //! - Every `<body>` is a link named after it (`bodyN` when unnamed, N being MuJoCo's body id:
 //!   the world is 0, then bodies in file order); its frame is the body frame moved to its joint's
 //!   `pos` ([`super::joint`]).
-//! - The world: when it holds one body and nothing else, that body is the root — floating with a
-//!   free joint, welded to the world without one. Otherwise the root is a link `world` welded to
-//!   the world, holding the world's geoms, with the world's bodies below it; a floating body of the
-//!   world must then be its only body (tribo's model is one tree with one floating root), and the
-//!   world's geoms (a floor) are left out with a note — a project gives its ground as a body of
-//!   its own.
+//! - The world: a floating body (`<freejoint>`) of the world is the root, and must be the world's
+//!   only body (tribo's model is one tree with one floating root); the world's geoms (a floor) are
+//!   then left out with a note — a project gives its ground as a body of its own. A single body of
+//!   the world without joints, beside no world geoms, is the root, welded to the world. Otherwise
+//!   the root is a link `world` welded to the world, holding the world's geoms, with the world's
+//!   bodies below it (so a body of the world may turn on a hinge).
+//! - Movable joints get ids 0, 1, … in MuJoCo's joint order (depth-first through the bodies,
+//!   siblings in file order): the order of MuJoCo's `qpos`, and what a project's
+//!   `joint_positions:` list and `.seq` columns index.
 //! - Mass: `<inertial pos quat mass diaginertia|fullinertia>` (`fullinertia` is `ixx iyy izz ixy
 //!   ixz iyz`), the inertia turned from the inertial frame into the body frame, `I = R I' Rᵀ`;
 //!   without `<inertial>` (or always, with `inertiafromgeom="true"`) the sum of the geoms' solids
@@ -27,6 +30,7 @@ use super::defaults::{Attrs, Defaults, MAIN};
 use super::frame::{fixed, pose};
 use super::geom::{read_geom, Geom, Solid};
 use super::joint::{read_joint, BodyJoint};
+use super::schema::check_attributes;
 use super::xml::Element;
 use super::GeomFriction;
 use crate::{Joint, JointKind, Link};
@@ -118,7 +122,7 @@ impl Builder<'_> {
             ));
         }
         let single_root =
-            bodies.len() == 1 && (!floating.is_empty() || (geoms.is_empty() && self.free_joint_count(bodies[0]) == 0));
+            bodies.len() == 1 && (!floating.is_empty() || (geoms.is_empty() && self.joint_count(bodies[0]) == 0));
         if single_root {
             for geom in &geoms {
                 let name = geom.attr("name").map_or("(unnamed)", |a| a.value.as_str());
@@ -166,7 +170,7 @@ impl Builder<'_> {
         Ok(None)
     }
 
-    fn free_joint_count(&self, body: &Element) -> usize {
+    fn joint_count(&self, body: &Element) -> usize {
         body.children
             .iter()
             .filter(|c| c.tag == "joint" || c.tag == "freejoint")
@@ -185,6 +189,7 @@ impl Builder<'_> {
         static_chain: bool,
     ) -> Result<usize, Error> {
         refuse_unknown(element)?;
+        check_attributes(element)?;
         let id = self.next_body;
         self.next_body += 1;
         let own = Attrs::own(element);
@@ -264,6 +269,7 @@ impl Builder<'_> {
             };
         let mut out = Vec::new();
         for (n, geom) in element.children_named("geom").enumerate() {
+            check_attributes(geom)?;
             let attrs = self.defaults.resolve(geom, class)?;
             let read = read_geom(&attrs, n + 1, self.compiler, &mut self.assets, needs_mass)?;
             if read.type_name == "plane" && !is_static {
@@ -294,6 +300,7 @@ impl Builder<'_> {
         let Some(inertial) = inertial else {
             return Ok((0.0, Vector3::zeros(), Matrix3::zeros()));
         };
+        check_attributes(inertial)?;
         let attrs = Attrs::own(inertial);
         let frame = pose(&attrs, self.compiler)?;
         let [mass] = fixed(&attrs, "mass")?;

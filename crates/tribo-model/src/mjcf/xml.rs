@@ -22,12 +22,14 @@ pub(crate) struct Element {
     pub at: Location,
 }
 
-/// One attribute and where its value starts.
+/// One attribute, where its value starts (`at`, for errors about the value) and where its name
+/// starts (`name_at`).
 #[derive(Debug, Clone)]
 pub(crate) struct Attr {
     pub name: String,
     pub value: String,
     pub at: Location,
+    pub name_at: Location,
 }
 
 impl Element {
@@ -98,6 +100,7 @@ impl Reader {
                 name: a.name().to_string(),
                 value: a.value().to_string(),
                 at: locate(a.range_value().start),
+                name_at: locate(a.range().start),
             })
             .collect();
         let mut out = Element {
