@@ -347,3 +347,26 @@ fn the_world_is_a_root_link_when_its_bodies_do_not_float() {
     assert_eq!(e.location.line, 6, "{e}");
     assert!(e.message.contains("MuJoCo allows planes only on the world"), "{e}");
 }
+
+#[test]
+fn a_deeply_nested_file_is_refused_not_a_stack_overflow() {
+    let depth = 10_000;
+    let text = format!(
+        "<mujoco><worldbody>{}{}</worldbody></mujoco>",
+        "<body><joint/><geom size=\"0.1\"/>".repeat(depth),
+        "</body>".repeat(depth)
+    );
+    let e = parse_mjcf(&text, "deep.xml").expect_err("too deep");
+    // Up to the limit, a chain loads (in a test thread's stack).
+    let chain = |n: usize| {
+        format!(
+            "<mujoco><worldbody>{}{}</worldbody></mujoco>",
+            "<body><joint/><geom size=\"0.1\"/>".repeat(n),
+            "</body>".repeat(n)
+        )
+    };
+    let body = parse_mjcf(&chain(252), "chain.xml").expect("252 bodies deep");
+    assert_eq!((body.links.len(), body.num_actuated_joints()), (253, 252));
+    assert!(e.message.contains("elements nest deeper than 256 levels"), "{e}");
+    assert_eq!(e.location.line, 1);
+}

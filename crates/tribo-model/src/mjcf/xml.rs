@@ -13,6 +13,11 @@ use tribo_yaml::{Diagnostic, Error, Location};
 /// Includes nest at most this deep (a guard against runaway inclusion; cycles are refused too).
 const MAX_INCLUDE_DEPTH: usize = 32;
 
+/// Elements nest at most this deep in one file: the import walks the tree recursively, and a
+/// deeper file (a 10 000-body chain written by a generator) would overflow the stack; a robot's
+/// tree is a few tens of bodies deep.
+pub(crate) const MAX_ELEMENT_DEPTH: usize = 256;
+
 /// One XML element with located attributes and children (comments and text dropped).
 #[derive(Debug, Clone)]
 pub(crate) struct Element {
@@ -81,7 +86,7 @@ impl Reader {
                 format!("not well-formed XML: {e}"),
             )
         })?;
-        self.element(&document, document.root_element(), &file)
+        self.element(&document, document.root_element(), &file, 0)
     }
 
     fn element(
@@ -89,6 +94,7 @@ impl Reader {
         document: &roxmltree::Document,
         node: roxmltree::Node,
         file: &Arc<str>,
+        depth: usize,
     ) -> Result<Element, Error> {
         let locate = |offset: usize| {
             let pos = document.text_pos_at(offset);
@@ -109,8 +115,14 @@ impl Reader {
             children: Vec::new(),
             at: locate(node.range().start),
         };
+        if depth >= MAX_ELEMENT_DEPTH {
+            return Err(Diagnostic::error(
+                out.at,
+                format!("elements nest deeper than {MAX_ELEMENT_DEPTH} levels"),
+            ));
+        }
         for child in node.children().filter(roxmltree::Node::is_element) {
-            let child = self.element(document, child, file)?;
+            let child = self.element(document, child, file, depth + 1)?;
             if child.tag == "include" {
                 out.children.extend(self.include(&child)?);
             } else {
