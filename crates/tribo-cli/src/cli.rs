@@ -29,7 +29,7 @@ pub enum Command {
         tribo materials default.yaml SlippyMaterialSet.yaml --pair Ground Sole\n  \
         tribo materials default.yaml --pair Ball Ball --json")]
     Materials(MaterialsArgs),
-    /// Validate a project, body (.body), motion (.seq) or material table and summarise it
+    /// Validate a project, body (.body, URDF .urdf, MJCF .xml), motion (.seq) or material table and summarise it
     #[command(after_help = "Examples:\n  \
         tribo check samples/ball/ball.yaml\n  \
         tribo check SR1.body --json\n  \

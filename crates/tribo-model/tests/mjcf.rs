@@ -272,6 +272,13 @@ fn errors_name_the_line_and_column_and_the_closest_name() {
     assert_eq!((line, col), (4, 19), "{message}");
     assert!(message.contains("body `box` has 2 joints"), "{message}");
 
+    let (line, col, message) = error(&ONE_BOX.replace("worldbody>", "worldbdy>"));
+    assert_eq!((line, col), (2, 3), "{message}");
+    assert!(
+        message.contains("<worldbdy> is not an MJCF section (did you mean `worldbody`?)"),
+        "{message}"
+    );
+
     let (line, _, message) = error("<mujoco><worldbody><body></worldbody></mujoco>");
     assert_eq!(line, 1);
     assert!(message.contains("not well-formed XML"), "{message}");

@@ -16,7 +16,8 @@
 //!   notes that it does not collide. Height fields and SDFs are refused.
 //! - A mesh geom places the mesh file's vertices (scaled) by the geom's `pos` and orientation and
 //!   is collided as their convex hull (MuJoCo's mesh collisions are convex hulls too); its solid is
-//!   the one the closed surface encloses.
+//!   the one the closed surface encloses (MuJoCo's `exact` mesh inertia; its default, `legacy`,
+//!   is the same for a closed convex mesh and may count parts of a non-convex one twice).
 //! - Mass: `mass` if given, else `density` (1000 kg/m³) × volume; a geom with `contype="0"
 //!   conaffinity="0"` (MuJoCo's visual-only geoms) has mass but no collision shape.
 

@@ -10,7 +10,8 @@
 //!   default) and `<compiler autolimits>` is true (the default). `ref` is the joint position at
 //!   which the body has the pose the file gives it: the link's offset is that pose moved back by
 //!   `ref`, and the joint starts at `ref`. `armature` is the rotor inertia; a symmetric
-//!   `actuatorfrcrange` is the effort limit.
+//!   `actuatorfrcrange` is the effort limit (when `actuatorfrclimited` is true, or `auto` under
+//!   `autolimits`).
 //! - `<freejoint>` or `type="free"` on a body of the world: a floating base (tribo `free`).
 //! - `ball` joints, free joints deeper in the tree and several joints in one body have no tribo
 //!   joint (tribo's joints have one degree of freedom, or six at the root) and are refused.
@@ -138,7 +139,8 @@ pub(crate) fn read_joint(
     if let Some(armature) = attrs.number("armature")? {
         joint.armature = armature;
     }
-    if let Some((forces, attr)) = attrs.numbers("actuatorfrcrange", 2, 2)? {
+    let force_limited = attrs.flag("actuatorfrclimited")?.unwrap_or(compiler.auto_limits);
+    if let Some((forces, attr)) = attrs.numbers("actuatorfrcrange", 2, 2)?.filter(|_| force_limited) {
         if forces[0] == -forces[1] && forces[1] > 0.0 {
             joint.max_effort = forces[1];
         } else {

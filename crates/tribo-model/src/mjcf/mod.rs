@@ -131,6 +131,7 @@ pub fn load_mjcf_model(path: &Path) -> Result<MjcfModel, Error> {
 /// Parse MJCF text with its geoms' friction.
 pub fn parse_mjcf_model(text: &str, file_name: &str) -> Result<MjcfModel, Error> {
     let mujoco = xml::read_document(text, file_name)?;
+    check_sections(&mujoco)?;
     let compiler = compiler::Compiler::read(&mujoco)?;
     let defaults = defaults::Defaults::read(&mujoco)?;
     let dir = Path::new(file_name).parent().unwrap_or(Path::new(""));
@@ -153,7 +154,7 @@ pub fn parse_mjcf_model(text: &str, file_name: &str) -> Result<MjcfModel, Error>
 }
 
 /// Sections of `<mujoco>` that no engine uses, and what a project does instead.
-const UNUSED_SECTIONS: [(&str, &str); 7] = [
+const UNUSED_SECTIONS: [(&str, &str); 8] = [
     ("option", "a tribo project sets the time step, gravity and solver"),
     ("actuator", "a tribo project's controllers drive the joints"),
     ("sensor", "a tribo project records signals"),
@@ -164,7 +165,44 @@ const UNUSED_SECTIONS: [(&str, &str); 7] = [
         "tribo's contacts follow the materials; every pair of bodies collides",
     ),
     ("keyframe", "a tribo project gives initial joint positions"),
+    ("deformable", "tribo has no flexible bodies"),
 ];
+
+/// The sections `<mujoco>` may hold (MuJoCo's XML reference, *XML schema*).
+const SECTIONS: [&str; 17] = [
+    "compiler",
+    "option",
+    "size",
+    "visual",
+    "statistic",
+    "default",
+    "extension",
+    "custom",
+    "asset",
+    "worldbody",
+    "deformable",
+    "contact",
+    "equality",
+    "tendon",
+    "actuator",
+    "sensor",
+    "keyframe",
+];
+
+/// An error for a child of `<mujoco>` that is no MJCF section (a misspelt `<worldbdy>` would
+/// otherwise leave the model empty without saying why).
+fn check_sections(mujoco: &Element) -> Result<(), Error> {
+    for child in &mujoco.children {
+        if !SECTIONS.contains(&child.tag.as_str()) {
+            let hint = tribo_yaml::did_you_mean(&child.tag, SECTIONS.iter().copied());
+            return Err(Diagnostic::error(
+                child.at.clone(),
+                format!("<{}> is not an MJCF section{hint}", child.tag),
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// Geom attributes of MuJoCo's contact model that tribo does not use.
 const UNUSED_GEOM_ATTRIBUTES: [&str; 7] = ["solref", "solimp", "condim", "priority", "solmix", "margin", "gap"];
