@@ -377,3 +377,25 @@ fn a_deeply_nested_file_is_refused_not_a_stack_overflow() {
     assert!(e.message.contains("elements nest deeper than 256 levels"), "{e}");
     assert_eq!(e.location.line, 1);
 }
+
+#[test]
+fn a_joint_ref_is_the_position_at_which_the_body_has_its_file_pose() {
+    // Hinge about z with ref 90°: at q = ref the body has the file's pose, so at q = 0 it is turned
+    // back by 90°; the joint starts at ref. A slide along x with ref 0.3 likewise moves back 0.3 m.
+    let hinge = parse_mjcf(
+        &ONE_BOX.replace("<freejoint/>", "<joint axis=\"0 0 1\" ref=\"90\"/>"),
+        "box.xml",
+    )
+    .expect("loads");
+    let door = &hinge.links[1];
+    assert!((door.joint.initial_position - PI / 2.0).abs() < TOLERANCE);
+    assert!(close(door.offset.rotation * Vector3::x(), -Vector3::y()));
+    let slide = parse_mjcf(
+        &ONE_BOX.replace("<freejoint/>", "<joint type=\"slide\" axis=\"1 0 0\" ref=\"0.3\"/>"),
+        "box.xml",
+    )
+    .expect("loads");
+    let drawer = &slide.links[1];
+    assert_eq!(drawer.joint.initial_position, 0.3);
+    assert!(close(drawer.offset.translation.vector, Vector3::new(-0.3, 0.0, 1.0)));
+}
