@@ -28,9 +28,21 @@
 //!
 //! What MuJoCo has and tribo does not use is noted on the body ([`Body::notes`]), never dropped
 //! silently: `<option>` (a project sets the time step and gravity), actuators, sensors, tendons,
-//! equality constraints, contact pairs and exclusions, keyframes, and the geom contact
-//! parameters `solref`, `solimp`, `condim`, `priority`, `solmix`, `margin` and `gap` (tribo's
-//! contacts follow the project's materials and engine).
+//! equality constraints, contact pairs and exclusions, keyframes, flexes (`<deformable>`), and the
+//! geom contact parameters `solref`, `solimp`, `condim`, `priority`, `solmix`, `margin` and `gap`
+//! (tribo's contacts follow the project's materials and engine). What would change the model in a
+//! way tribo cannot follow is refused at its line: ball joints, several joints in one body, height
+//! fields, mesh-less or shell inertia, mass-changing compiler settings, misspelt elements and
+//! attributes.
+//!
+//! **MuJoCo's friction in a tribo run**, step by step:
+//! 1. each link's material is `mjcf_mu_<μ>`, μ the sliding friction of its first colliding geom
+//!    (a link whose geoms differ is noted);
+//! 2. `tribo check robot.xml` lists every geom's friction and prints a material table (also
+//!    [`MjcfModel::friction_table`], [`friction_table`] for several models): one material per
+//!    friction value, and every pair's `friction` the larger of the two, MuJoCo's rule;
+//! 3. the project lists that table under `materials:`; a pair with a material outside it (a tribo
+//!    floor's `Ground`) needs its own `contact_materials` entry, or falls back to tribo's rule.
 
 mod assets;
 mod compiler;

@@ -58,8 +58,6 @@ struct Builder<'a> {
     /// The next MuJoCo body id (for unnamed bodies).
     next_body: usize,
     next_joint_id: usize,
-    /// World geoms left out (with their notes), when a floating body is the root.
-    world_geoms: Vec<Diagnostic>,
 }
 
 /// The link tree of `<mujoco>`; `model_dir` is where mesh directories are relative to.
@@ -79,7 +77,6 @@ pub(crate) fn read_tree(
         notes: Vec::new(),
         next_body: 1,
         next_joint_id: 0,
-        world_geoms: Vec::new(),
     };
     let worlds: Vec<&Element> = mujoco.children_named("worldbody").collect();
     let mut world = Element {
@@ -108,11 +105,11 @@ impl Builder<'_> {
                 "the model has no bodies and no geoms in <worldbody>",
             ));
         }
-        let floating: Vec<(&Element, Location)> = bodies
-            .iter()
-            .filter_map(|b| self.free_joint(b).transpose().map(|at| at.map(|at| (*b, at))))
-            .collect::<Result<_, _>>()?;
-        if let Some((_, at)) = floating.first().filter(|_| bodies.len() > 1) {
+        let mut floating: Vec<Location> = Vec::new();
+        for body in &bodies {
+            floating.extend(self.free_joint(body)?);
+        }
+        if let Some(at) = floating.first().filter(|_| bodies.len() > 1) {
             return Err(Diagnostic::error(
                 at.clone(),
                 format!(
@@ -126,14 +123,13 @@ impl Builder<'_> {
         if single_root {
             for geom in &geoms {
                 let name = geom.attr("name").map_or("(unnamed)", |a| a.value.as_str());
-                self.world_geoms.push(Diagnostic::warning(
+                self.notes.push(Diagnostic::warning(
                     geom.at.clone(),
                     format!(
                         "geom `{name}` of the world is not part of the model: its root floats, and a project gives the ground as a body of its own"
                     ),
                 ));
             }
-            self.notes.append(&mut self.world_geoms);
             self.body(bodies[0], None, Vector3::zeros(), MAIN, true, true)?;
             return Ok(());
         }
