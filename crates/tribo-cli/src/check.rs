@@ -54,6 +54,7 @@ pub fn execute(args: &CheckArgs) -> CliResult {
             let steps = crate::plan::check_steps(&project, &options)?;
             notes.extend(crate::plan::long_run_warning(steps));
             notes.extend(crate::plan::pattern_notes(&project));
+            notes.extend(mjcf_friction_table(&project)?);
             (summary, warnings)
         }
     };
@@ -170,6 +171,25 @@ fn table_summary(path: &Path, strict: bool) -> Result<(serde_json::Value, Vec<Di
         "contact_materials": loaded.table.pairs().len(),
     });
     Ok((summary, loaded.warnings))
+}
+
+/// The material table that gives the project's MJCF bodies MuJoCo's friction, pairs between
+/// different MJCF files included (`None` when no body is an MJCF model).
+fn mjcf_friction_table(project: &Project) -> Result<Option<String>, Diagnostic> {
+    let mut frictions = Vec::new();
+    let mut read = std::collections::BTreeSet::new();
+    for body in &project.scene.bodies {
+        let source = Path::new(&*body.model.source);
+        if tribo_model::is_mjcf(source) && read.insert(source.to_path_buf()) {
+            frictions.extend(tribo_model::load_mjcf_model(source)?.frictions);
+        }
+    }
+    Ok((!frictions.is_empty()).then(|| {
+        format!(
+            "material table with MuJoCo's friction for the project's MJCF bodies (save it as a file and list it under `materials:`):\n{}",
+            tribo_model::friction_table(&frictions).trim_end()
+        )
+    }))
 }
 
 fn project_summary(

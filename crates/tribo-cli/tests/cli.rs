@@ -132,7 +132,7 @@ fn check_mjcf_reports_the_robot_its_friction_and_located_errors() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
-        text.contains("arm.xml:18:11: link `slider` (material mjcf_mu_0.7), geom `tip`: 0.4 0.005 0.0001"),
+        text.contains("arm.xml:18:11: link `slider` (material mjcf_mu_0_7), geom `tip`: 0.4 0.005 0.0001"),
         "{text}"
     );
 
@@ -151,7 +151,7 @@ fn check_mjcf_reports_the_robot_its_friction_and_located_errors() {
     let project = dir.join("project.yaml");
     let o = tribo(&["check", project.to_str().expect("utf8")]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("mjcf_mu_0.5"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("mjcf_mu_0_5"), "{}", stdout(&o));
 
     let bad = dir.join("bad.xml");
     std::fs::write(&bad, "<mujoco>\n  <worldbody>\n    <body>\n      <joint type=\"ball\"/>\n      <geom size=\"0.1\"/>\n    </body>\n  </worldbody>\n</mujoco>\n").expect("write");
@@ -162,6 +162,62 @@ fn check_mjcf_reports_the_robot_its_friction_and_located_errors() {
         err.contains("bad.xml:4:7: ball joint `body1` is not supported"),
         "{err}"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The documented path to MuJoCo's friction: `tribo check` on a project with MJCF bodies prints a
+/// material table for them, the project lists it, and a box with `friction="0.5"` on a plane with
+/// `friction="0.3"` slides down a 30° incline at ½ g (sin θ − μ cos θ) t² with μ = 0.5, the larger
+/// of the two (within 2 %, the tolerance of the incline built in code on pgs).
+#[test]
+fn a_project_runs_mjcf_models_with_the_friction_table_check_prints() {
+    let dir = temp_dir("run", "mjcf");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("write");
+    write(
+        "incline.xml",
+        "<mujoco>\n  <worldbody>\n    <geom type=\"plane\" size=\"5 5 1\" friction=\"0.3\"/>\n  </worldbody>\n</mujoco>\n",
+    );
+    write(
+        "box.xml",
+        "<mujoco>\n  <worldbody>\n    <body name=\"box\">\n      <freejoint/>\n      <geom type=\"box\" size=\"0.1 0.1 0.1\" mass=\"1\" friction=\"0.5\"/>\n    </body>\n  </worldbody>\n</mujoco>\n",
+    );
+    let project = |materials: &str| {
+        format!(
+            "name: mjcf-incline\nsimulation: {{ time_step: 0.001, duration: 1.0 }}\n{materials}bodies:\n  - name: incline\n    model: incline.xml\n    fixed: true\n    rotation: [0, 1, 0, 30]\n  - name: box\n    model: box.xml\n    rotation: [0, 1, 0, 30]\n    translation: [0.1 * sin(rad(30)), 0, 0.1 * cos(rad(30))]\nmetrics:\n  - name: slide\n    kind: displacement\n    body: box\n    axis: norm\n    expected: 0.5 * g * (sin(rad(30)) - friction(mjcf_mu_0_3, mjcf_mu_0_5) * cos(rad(30)))\n    tolerance: 0.02\n"
+        )
+    };
+    write("incline.yaml", &project(""));
+    let path = dir.join("incline.yaml");
+    let path = path.to_str().expect("utf8");
+    let o = tribo(&["check", path, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let notes = v["notes"].as_array().expect("notes");
+    let report = notes
+        .iter()
+        .filter_map(|n| n.as_str())
+        .find(|n| n.starts_with("material table with MuJoCo's friction"))
+        .expect("the friction table");
+    let table = &report[report.find('\n').expect("a table below the title") + 1..];
+    assert!(
+        table.contains("materials: [mjcf_mu_0_3, mjcf_mu_0_5], friction: 0.5"),
+        "{table}"
+    );
+    write("mjcf-friction.yaml", table);
+    write("incline.yaml", &project("materials: [mjcf-friction.yaml]\n"));
+    let o = tribo(&["run", path, "--engine", "pgs", "--json", "--strict"]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let slide = &v["metrics"]["slide"];
+    let expected = 0.5 * 9.81 * (30f64.to_radians().sin() - 0.5 * 30f64.to_radians().cos());
+    assert!(
+        (slide["expected"].as_f64().expect("expected") - expected).abs() < 1e-12,
+        "{slide}"
+    );
+    let value = slide["value"].as_f64().expect("a value");
+    eprintln!("MJCF box on a 30° MJCF incline, pgs: {value:.5} m in 1 s, expected {expected:.5} m");
+    assert!((value / expected - 1.0).abs() < 0.02, "{value} vs {expected}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

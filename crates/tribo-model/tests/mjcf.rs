@@ -41,7 +41,7 @@ fn the_arm_has_the_analytic_masses_positions_and_axes() {
     assert!((base.mass - 0.004 * 2000.0).abs() < TOLERANCE);
     let base_inertia = Vector3::new(0.04 + 0.01, 0.04 + 0.01, 0.04 + 0.04) * (8.0 / 12.0);
     assert!((base.inertia - Matrix3::from_diagonal(&base_inertia)).amax() < TOLERANCE);
-    assert_eq!(base.material, "mjcf_mu_0.9", "the main class's friction");
+    assert_eq!(base.material, "mjcf_mu_0_9", "the main class's friction");
 
     // Hinge about the body's y, through pos (0, 0, 0.02): the link frame sits there, so the link
     // is 0.05 + 0.02 above the base, turned 90° about z (euler in degrees).
@@ -76,7 +76,7 @@ fn the_arm_has_the_analytic_masses_positions_and_axes() {
         "tribo's capsule axis y along MuJoCo's z"
     );
     assert!(close(shape.pose.translation.vector, Vector3::new(0.0, 0.0, 0.18)));
-    assert_eq!(upper.material, "mjcf_mu_0.4");
+    assert_eq!(upper.material, "mjcf_mu_0_4");
 
     // Slide along the default axis z; the range is metres (no degree conversion).
     assert_eq!(slider.joint.kind, JointKind::Prismatic);
@@ -101,7 +101,7 @@ fn the_arm_has_the_analytic_masses_positions_and_axes() {
     );
     assert!(matches!(slider.shapes[0].geometry, Geometry::Mesh(_)));
     assert!(matches!(slider.shapes[1].geometry, Geometry::Sphere { radius } if radius == 0.03));
-    assert_eq!(slider.material, "mjcf_mu_0.7", "the first colliding geom's friction");
+    assert_eq!(slider.material, "mjcf_mu_0_7", "the first colliding geom's friction");
     assert!(
         body.notes
             .iter()
@@ -133,10 +133,10 @@ fn the_friction_table_combines_pairs_by_the_larger_value() {
     let model = load_mjcf_model(&fixture("arm.xml")).expect("arm.xml loads");
     let table = model.friction_table();
     for line in [
-        "  - { name: mjcf_mu_0.4, roughness: 0.4 }",
-        "  - { materials: [mjcf_mu_0.4, mjcf_mu_0.4], friction: 0.4, restitution: 0 }",
-        "  - { materials: [mjcf_mu_0.4, mjcf_mu_0.9], friction: 0.9, restitution: 0 }",
-        "  - { materials: [mjcf_mu_0.7, mjcf_mu_0.9], friction: 0.9, restitution: 0 }",
+        "  - { name: mjcf_mu_0_4, roughness: 0.4 }",
+        "  - { materials: [mjcf_mu_0_4, mjcf_mu_0_4], friction: 0.4, restitution: 0 }",
+        "  - { materials: [mjcf_mu_0_4, mjcf_mu_0_9], friction: 0.9, restitution: 0 }",
+        "  - { materials: [mjcf_mu_0_7, mjcf_mu_0_9], friction: 0.9, restitution: 0 }",
     ] {
         assert!(table.lines().any(|l| l == line), "{line} not in\n{table}");
     }

@@ -41,7 +41,7 @@ fn models() -> (MjcfModel, MjcfModel) {
 fn slope_displacement(tilt_degrees: f64, time: f64) -> f64 {
     let (plane, cube) = models();
     let frictions: Vec<_> = plane.frictions.iter().chain(&cube.frictions).cloned().collect();
-    let table = table(&friction_table(&frictions), &["mjcf_mu_0.3", "mjcf_mu_0.5"]);
+    let table = table(&friction_table(&frictions), &["mjcf_mu_0_3", "mjcf_mu_0_5"]);
     let tilt = tilt_degrees.to_radians();
     let rotation = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), tilt);
     let (down, normal) = slope_axes(tilt);
@@ -73,13 +73,13 @@ fn slope_displacement(tilt_degrees: f64, time: f64) -> f64 {
 #[test]
 fn the_pair_takes_the_larger_friction() {
     let (plane, cube) = models();
-    assert_eq!(plane.body.root().material, "mjcf_mu_0.3");
-    assert_eq!(cube.body.root().material, "mjcf_mu_0.5");
+    assert_eq!(plane.body.root().material, "mjcf_mu_0_3");
+    assert_eq!(cube.body.root().material, "mjcf_mu_0_5");
     let frictions: Vec<_> = plane.frictions.iter().chain(&cube.frictions).cloned().collect();
-    let contacts = table(&friction_table(&frictions), &["mjcf_mu_0.3", "mjcf_mu_0.5"]);
+    let contacts = table(&friction_table(&frictions), &["mjcf_mu_0_3", "mjcf_mu_0_5"]);
     let (a, b) = (
-        contacts.id("mjcf_mu_0.3").expect("in the table"),
-        contacts.id("mjcf_mu_0.5").expect("in the table"),
+        contacts.id("mjcf_mu_0_3").expect("in the table"),
+        contacts.id("mjcf_mu_0_5").expect("in the table"),
     );
     assert_eq!(contacts.pair(a, b).static_friction, 0.5);
     assert_eq!(contacts.pair(a, a).static_friction, 0.3);

@@ -4,7 +4,7 @@
 //! for each of the three, the larger of the two geoms' values (MuJoCo's documentation,
 //! *Computation / Contact parameters*: without `priority` or an explicit `<pair>`, the maximum).
 //! tribo decides friction per pair of link materials from a material table. So each colliding
-//! geom's link gets the material `mjcf_mu_<slide>` (for example `mjcf_mu_0.5`), and
+//! geom's link gets the material `mjcf_mu_<slide>` (for example `mjcf_mu_0_5` for 0.5), and
 //! [`friction_table`] writes a Choreonoid material table defining those materials and, for every
 //! pair of them, `friction` = the larger slide value — MuJoCo's rule. A project lists that table
 //! under `materials:` to simulate with MuJoCo's friction; a pair with a material outside the table
@@ -17,9 +17,11 @@ use std::fmt::Write;
 
 use super::GeomFriction;
 
-/// The tribo material of a geom whose sliding friction is `slide`.
+/// The tribo material of a geom whose sliding friction is `slide`: `mjcf_mu_` and the number with
+/// its decimal point written `_` (`mjcf_mu_0_5` for 0.5), so that project formulas can name it
+/// (`friction(mjcf_mu_0_5, Ground)`).
 pub(crate) fn material_name(slide: f64) -> String {
-    format!("mjcf_mu_{slide}")
+    format!("mjcf_mu_{slide}").replace('.', "_")
 }
 
 /// A Choreonoid material table (YAML) with one material per distinct sliding friction among

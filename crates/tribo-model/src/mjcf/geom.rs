@@ -95,7 +95,13 @@ pub(crate) fn read_geom(
         .text("name")
         .map_or_else(|| format!("geom {index}"), str::to_string);
     let mut friction = DEFAULT_FRICTION;
-    if let Some((values, _)) = attrs.numbers("friction", 1, 3)? {
+    if let Some((values, attr)) = attrs.numbers("friction", 1, 3)? {
+        if values.iter().any(|v| *v < 0.0) {
+            return Err(Diagnostic::error(
+                attr.at.clone(),
+                format!("geom `{name}` has a negative friction"),
+            ));
+        }
         friction[..values.len()].copy_from_slice(&values);
     }
     let contype = integer(attrs, "contype")?.unwrap_or(1);

@@ -37,10 +37,11 @@
 //!
 //! **MuJoCo's friction in a tribo run**, step by step:
 //! 1. each link's material is `mjcf_mu_<μ>`, μ the sliding friction of its first colliding geom
-//!    (a link whose geoms differ is noted);
-//! 2. `tribo check robot.xml` lists every geom's friction and prints a material table (also
-//!    [`MjcfModel::friction_table`], [`friction_table`] for several models): one material per
-//!    friction value, and every pair's `friction` the larger of the two, MuJoCo's rule;
+//!    with its decimal point written `_` (`mjcf_mu_0_5`; a link whose geoms differ is noted);
+//! 2. `tribo check robot.xml` lists every geom's friction and prints a material table, and
+//!    `tribo check project.yaml` one for all the project's MJCF bodies (in code:
+//!    [`MjcfModel::friction_table`], [`friction_table`]): one material per friction value, and
+//!    every pair's `friction` the larger of the two, MuJoCo's rule;
 //! 3. the project lists that table under `materials:`; a pair with a material outside it (a tribo
 //!    floor's `Ground`) needs its own `contact_materials` entry, or falls back to tribo's rule.
 
