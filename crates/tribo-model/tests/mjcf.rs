@@ -298,7 +298,7 @@ fn what_tribo_does_not_simulate_is_noted() {
         .replace("<mujoco>", "<mujoco><option timestep=\"0.002\"/>")
         .replace(
             "size=\"0.1 0.1 0.1\"",
-            "size=\"0.1 0.1 0.1\" solref=\"0.02 1\" condim=\"4\"",
+            "size=\"0.1 0.1 0.1\" solref=\"0.02 1\" condim=\"4\" contype=\"2\"",
         )
         .replace(
             "</worldbody>",
@@ -310,6 +310,7 @@ fn what_tribo_does_not_simulate_is_noted() {
         "box.xml:1:9: warning: <option> is not used",
         "warning: geom `floor` of the world is not part of the model",
         "warning: geom condim, solref are not used",
+        "warning: geom `geom 1`: contype=\"2\" conaffinity=\"1\" is not honoured",
     ] {
         assert!(
             notes.iter().any(|n| n.contains(expected)),

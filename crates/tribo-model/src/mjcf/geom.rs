@@ -19,7 +19,8 @@
 //!   the one the closed surface encloses (MuJoCo's `exact` mesh inertia; its default, `legacy`,
 //!   is the same for a closed convex mesh and may count parts of a non-convex one twice).
 //! - Mass: `mass` if given, else `density` (1000 kg/m³) × volume; a geom with `contype="0"
-//!   conaffinity="0"` (MuJoCo's visual-only geoms) has mass but no collision shape.
+//!   conaffinity="0"` (MuJoCo's visual-only geoms) has mass but no collision shape; other
+//!   collision filters are noted (tribo collides every pair of bodies).
 
 use nalgebra::{Isometry3, Matrix3, Translation3, Vector3};
 use tribo_yaml::{Diagnostic, Error, Location};
@@ -75,8 +76,9 @@ pub(crate) struct Geom {
     pub shape: Option<Shape>,
     /// Why a colliding geom has no tribo shape (an ellipsoid).
     pub uncollided: Option<Diagnostic>,
-    /// A plane collided as a box: the note saying so.
-    pub plane_note: Option<Diagnostic>,
+    /// What tribo does differently with this geom (a plane collided as a box, a collision filter
+    /// not honoured).
+    pub notes: Vec<Diagnostic>,
     pub solid: Solid,
 }
 
@@ -104,8 +106,7 @@ pub(crate) fn read_geom(
         }
         friction[..values.len()].copy_from_slice(&values);
     }
-    let contype = integer(attrs, "contype")?.unwrap_or(1);
-    let conaffinity = integer(attrs, "conaffinity")?.unwrap_or(1);
+    let (contype, conaffinity) = filters(attrs)?;
     let collides = contype != 0 || conaffinity != 0;
     let size = attrs.numbers("size", 1, 3)?.map(|(v, _)| v).unwrap_or_default();
     let fromto = match attrs.numbers("fromto", 6, 6)? {
@@ -191,7 +192,7 @@ pub(crate) fn read_geom(
                     friction,
                     shape: None,
                     uncollided: None,
-                    plane_note: None,
+                    notes: Vec::new(),
                     solid: Solid {
                         mass: 0.0,
                         centre: geom_pose.translation.vector,
@@ -228,9 +229,33 @@ pub(crate) fn read_geom(
             color: None,
         }),
         uncollided: None,
-        plane_note: None,
+        notes: Vec::new(),
         solid,
     })
+}
+
+/// `contype` and `conaffinity` (MuJoCo's defaults 1 and 1).
+fn filters(attrs: &Attrs) -> Result<(i64, i64), Error> {
+    Ok((
+        integer(attrs, "contype")?.unwrap_or(1),
+        integer(attrs, "conaffinity")?.unwrap_or(1),
+    ))
+}
+
+/// A note for a geom whose collision filter is not MuJoCo's default: tribo collides every pair of
+/// bodies (self-collision aside), so only `contype="0" conaffinity="0"` (never collides) is
+/// honoured.
+pub(crate) fn filter_note(attrs: &Attrs, name: &str) -> Result<Option<Diagnostic>, Error> {
+    let (contype, conaffinity) = filters(attrs)?;
+    let honoured = (contype, conaffinity) == (1, 1) || (contype, conaffinity) == (0, 0);
+    Ok((!honoured).then(|| {
+        Diagnostic::warning(
+            attrs.at(),
+            format!(
+                "geom `{name}`: contype=\"{contype}\" conaffinity=\"{conaffinity}\" is not honoured; it collides with every other body (only 0 and 0, no collision, is)"
+            ),
+        )
+    }))
 }
 
 /// `mass`, else `density` × `volume` (MuJoCo's default density is 1000 kg/m³).
@@ -294,7 +319,7 @@ fn ellipsoid(
         friction,
         shape: None,
         uncollided,
-        plane_note: None,
+        notes: Vec::new(),
         solid: Solid {
             mass,
             centre: geom_pose.translation.vector,
@@ -337,7 +362,7 @@ fn plane(
         friction,
         shape: collides.then_some(shape),
         uncollided: None,
-        plane_note: collides.then_some(note),
+        notes: collides.then_some(note).into_iter().collect(),
         solid: Solid {
             mass: 0.0,
             centre: geom_pose.translation.vector,

@@ -28,7 +28,7 @@ use super::assets::Assets;
 use super::compiler::{Compiler, InertiaFromGeom};
 use super::defaults::{Attrs, Defaults, MAIN};
 use super::frame::{fixed, pose};
-use super::geom::{read_geom, Geom, Solid};
+use super::geom::{filter_note, read_geom, Geom, Solid};
 use super::joint::{read_joint, BodyJoint};
 use super::schema::check_attributes;
 use super::xml::Element;
@@ -267,7 +267,8 @@ impl Builder<'_> {
         for (n, geom) in element.children_named("geom").enumerate() {
             check_attributes(geom)?;
             let attrs = self.defaults.resolve(geom, class)?;
-            let read = read_geom(&attrs, n + 1, self.compiler, &mut self.assets, needs_mass)?;
+            let mut read = read_geom(&attrs, n + 1, self.compiler, &mut self.assets, needs_mass)?;
+            read.notes.extend(filter_note(&attrs, &read.name)?);
             if read.type_name == "plane" && !is_static {
                 return Err(Diagnostic::error(
                     read.at.clone(),
@@ -341,9 +342,7 @@ impl Builder<'_> {
                 self.notes.push(note.clone());
                 link.uncollided.push(note);
             }
-            if let Some(note) = geom.plane_note {
-                self.notes.push(note);
-            }
+            self.notes.extend(geom.notes);
             let Some(mut shape) = geom.shape else { continue };
             shape.pose = to_link * shape.pose;
             link.shapes.push(shape);
