@@ -65,12 +65,20 @@ const ACTUATION_MODES: [&str; 12] = [
 /// Read the joint of a link from its mapping. `name` is the joint name (`joint_name`, else the
 /// link name).
 pub fn read_joint(f: &Fields, unit: AngleUnit, name: String, notes: &mut Vec<Diagnostic>) -> Result<Joint, Error> {
-    let mut joint = Joint::new(JointKind::Fixed, name);
-    joint.id = f
-        .get_value(&["joint_id", "jointId"])
-        .map(read_joint_id)
-        .transpose()?
-        .flatten();
+    apply_joint_keys(f, unit, Joint::new(JointKind::Fixed, name), notes)
+}
+
+/// `joint` with the joint keys the mapping gives written over it, key by key, as Choreonoid's
+/// `readJointContents` does (a `SubBody` node changes its root link's joint this way).
+pub fn apply_joint_keys(
+    f: &Fields,
+    unit: AngleUnit,
+    mut joint: Joint,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<Joint, Error> {
+    if let Some(node) = f.get_value(&["joint_id", "jointId"]) {
+        joint.id = read_joint_id(node)?;
+    }
     if let Some(node) = f.get_value(&["joint_type", "jointType"]) {
         joint.kind = read_joint_kind(node)?;
     }
@@ -112,13 +120,17 @@ pub fn read_joint(f: &Fields, unit: AngleUnit, name: String, notes: &mut Vec<Dia
     if let Some(node) = f.get_value(&["max_joint_effort"]) {
         joint.max_effort = non_negative(node, "max_joint_effort")?;
     }
-    let rotor = f.f64_or(&["rotor_inertia", "rotorInertia"], 0.0)?;
-    let gear = f.f64_or(&["gear_ratio", "gearRatio"], 1.0)?;
-    joint.armature = match f.get_value(&["joint_axis_inertia"]) {
-        Some(node) => non_negative(node, "joint_axis_inertia")?,
+    let rotor = f.f64_opt(&["rotor_inertia", "rotorInertia"])?;
+    let gear = f.f64_opt(&["gear_ratio", "gearRatio"])?;
+    match f.get_value(&["joint_axis_inertia"]) {
+        Some(node) => joint.armature = non_negative(node, "joint_axis_inertia")?,
         // Equivalent rotor inertia reflected through the gear: J = r²·J_rotor.
-        None => gear * gear * rotor,
-    };
+        None if rotor.is_some() || gear.is_some() => {
+            let gear = gear.unwrap_or(1.0);
+            joint.armature = gear * gear * rotor.unwrap_or(0.0);
+        }
+        None => {}
+    }
     Ok(joint)
 }
 

@@ -1,7 +1,7 @@
 //! `links` and the keys of one link (docs/design/choreonoid-formats.md §2.3–2.4; StdBodyLoader
 //! `readNodeInLinks`, `readLinkContents`).
 
-use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Node, Value};
+use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Location, Node, Value};
 
 use super::elements::{read_link_elements, LinkElements};
 use super::geometry::ShapeContext;
@@ -10,16 +10,38 @@ use super::keys::typo_warnings;
 use super::mass::{link_mass_properties, COM_KEYS};
 use super::pad::read_pad;
 use super::pose::{isometry, read_placement};
+use super::sub_body::{read_sub_body, Includes};
 use crate::Link;
 
-/// A link as written, before the tree is assembled (`link.parent` is still `None`).
-pub struct ParsedLink<'a> {
+/// A link as written, before the tree is assembled (`link.parent` is still `None`; errors about
+/// the link as a whole point at `link.location`).
+pub struct ParsedLink {
     pub link: Link,
-    pub name_node: &'a Node,
-    pub joint_name_node: Option<&'a Node>,
-    /// The `parent:` value, a link name.
-    pub parent: Option<&'a Node>,
-    pub node: &'a Node,
+    /// Where the link's name is given (a sub-body's links: the `SubBody` node).
+    pub name_at: Location,
+    /// Where the joint name is given, when it is given apart from the link name.
+    pub joint_name_at: Option<Location>,
+    /// The parent link's name and where it is given.
+    pub parent: Option<ParentName>,
+}
+
+/// A `parent:` value: a link name.
+pub struct ParentName {
+    pub name: String,
+    pub at: Location,
+}
+
+impl ParentName {
+    pub fn read(node: &Node) -> Result<Self, Error> {
+        Ok(ParentName {
+            name: node.as_name()?.to_string(),
+            at: node.location.clone(),
+        })
+    }
+
+    pub fn error(&self, message: impl Into<String>) -> Error {
+        Diagnostic::error(self.at.clone(), message)
+    }
 }
 
 const LINK_KEYS: [&str; 13] = [
@@ -41,11 +63,13 @@ const LINK_KEYS: [&str; 13] = [
 const LINK_NODE_TYPES: [&str; 4] = ["Link", "Skip", "ContinuousTrack", "SubBody"];
 
 /// Read every link of `links`: a list of link mappings, or a mapping keyed by node type.
-pub fn read_links<'a>(
-    links: &'a Node,
+/// `SubBody` nodes bring in every link of the body file they name.
+pub fn read_links(
+    links: &Node,
     cx: ShapeContext,
+    includes: &mut Includes,
     notes: &mut Vec<Diagnostic>,
-) -> Result<Vec<ParsedLink<'a>>, Error> {
+) -> Result<Vec<ParsedLink>, Error> {
     let mut parsed = Vec::new();
     match &links.value {
         Value::Seq(items) => {
@@ -53,9 +77,8 @@ pub fn read_links<'a>(
                 let f = Fields::new(item, "a link")?;
                 let type_node = f.get_value(&["type"]);
                 let type_name = type_node.map(Node::as_name).transpose()?.unwrap_or("Link");
-                if let Some(link) = read_node_in_links(item, type_name, type_node.unwrap_or(item), cx, notes)? {
-                    parsed.push(link);
-                }
+                let at = type_node.unwrap_or(item);
+                parsed.extend(read_node_in_links(item, type_name, at, cx, includes, notes)?);
             }
         }
         Value::Map(map) => {
@@ -75,9 +98,7 @@ pub fn read_links<'a>(
                     value: Value::Null,
                     location: entry.key_location.clone(),
                 };
-                if let Some(link) = read_node_in_links(item, &entry.key, &at, cx, notes)? {
-                    parsed.push(link);
-                }
+                parsed.extend(read_node_in_links(item, &entry.key, &at, cx, includes, notes)?);
             }
         }
         _ => {
@@ -93,19 +114,22 @@ pub fn read_links<'a>(
     Ok(parsed)
 }
 
-fn read_node_in_links<'a>(
-    node: &'a Node,
+fn read_node_in_links(
+    node: &Node,
     type_name: &str,
     type_at: &Node,
     cx: ShapeContext,
+    includes: &mut Includes,
     notes: &mut Vec<Diagnostic>,
-) -> Result<Option<ParsedLink<'a>>, Error> {
+) -> Result<Vec<ParsedLink>, Error> {
     match type_name {
-        "Link" => read_link(node, cx, notes).map(Some),
-        "Skip" => Ok(None),
-        "ContinuousTrack" | "SubBody" => Err(type_at.error(format!(
-            "unsupported: `{type_name}` nodes in `links` are not loaded by tribo"
-        ))),
+        "Link" => Ok(vec![read_link(node, cx, notes)?]),
+        "Skip" => Ok(Vec::new()),
+        "SubBody" => read_sub_body(node, cx, includes, notes),
+        "ContinuousTrack" => Err(type_at.error(
+            "unsupported: `ContinuousTrack` nodes in `links` (chains of track links) are not loaded: \
+             tribo's engines have no continuous tracks",
+        )),
         other => {
             let hint = did_you_mean(other, LINK_NODE_TYPES);
             Err(type_at.error(format!(
@@ -116,7 +140,7 @@ fn read_node_in_links<'a>(
 }
 
 /// One link mapping.
-fn read_link<'a>(node: &'a Node, cx: ShapeContext, notes: &mut Vec<Diagnostic>) -> Result<ParsedLink<'a>, Error> {
+fn read_link(node: &Node, cx: ShapeContext, notes: &mut Vec<Diagnostic>) -> Result<ParsedLink, Error> {
     let unit = cx.unit;
     let f = Fields::new(node, "a link")?;
     f.skip(&["type", "import", "childLinks"]);
@@ -124,10 +148,7 @@ fn read_link<'a>(node: &'a Node, cx: ShapeContext, notes: &mut Vec<Diagnostic>) 
     let name = name_node.as_name()?.to_string();
     let joint_name_node = f.get_value(&["joint_name", "jointName"]);
     let joint_name = joint_name_node.map(|n| n.as_name().map(str::to_string)).transpose()?;
-    let parent = f.get_value(&["parent"]);
-    if let Some(p) = parent {
-        p.as_name()?;
-    }
+    let parent = f.get_value(&["parent"]).map(ParentName::read).transpose()?;
     let (translation, rotation) = read_placement(&f, unit)?;
     let joint = read_joint(&f, unit, joint_name.unwrap_or_else(|| name.clone()), notes)?;
     let material_node = f.get_value(&["material"]);
@@ -166,9 +187,8 @@ fn read_link<'a>(node: &'a Node, cx: ShapeContext, notes: &mut Vec<Diagnostic>) 
     link.pads.extend(pad);
     Ok(ParsedLink {
         link,
-        name_node,
-        joint_name_node,
+        name_at: name_node.location.clone(),
+        joint_name_at: joint_name_node.map(|n| n.location.clone()),
         parent,
-        node,
     })
 }

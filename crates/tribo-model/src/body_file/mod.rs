@@ -17,6 +17,7 @@ mod mesh;
 mod mesh_generated;
 mod pad;
 mod pose;
+mod sub_body;
 pub(crate) mod tree;
 mod units;
 
@@ -41,7 +42,17 @@ pub fn load_body(path: &Path) -> Result<Body, Error> {
         path.display().to_string().into(),
         file_stem(path),
         directory(path),
+        &mut sub_body::Includes::new(path),
     )?;
+    body.notes.splice(0..0, warnings);
+    Ok(body)
+}
+
+/// Load a body file a `SubBody` node includes, with the files being read in `includes`.
+fn load_included(path: &Path, includes: &mut sub_body::Includes) -> Result<Body, Error> {
+    let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_file_with_warnings(path)?;
+    let source = path.display().to_string().into();
+    let mut body = build_body(&root, source, file_stem(path), directory(path), includes)?;
     body.notes.splice(0..0, warnings);
     Ok(body)
 }
@@ -51,7 +62,8 @@ pub fn load_body(path: &Path) -> Result<Body, Error> {
 pub fn parse_body(text: &str, file_name: &str) -> Result<Body, Error> {
     let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_str_with_warnings(text, file_name)?;
     let path = Path::new(file_name);
-    let mut body = build_body(&root, file_name.into(), file_stem(path), directory(path))?;
+    let mut includes = sub_body::Includes::new(path);
+    let mut body = build_body(&root, file_name.into(), file_stem(path), directory(path), &mut includes)?;
     body.notes.splice(0..0, warnings);
     Ok(body)
 }
@@ -67,11 +79,17 @@ fn directory(path: &Path) -> &Path {
     path.parent().unwrap_or(Path::new(""))
 }
 
-fn build_body(doc: &Node, source: Arc<str>, stem: String, dir: &Path) -> Result<Body, Error> {
+fn build_body(
+    doc: &Node,
+    source: Arc<str>,
+    stem: String,
+    dir: &Path,
+    includes: &mut sub_body::Includes,
+) -> Result<Body, Error> {
     let mut notes = Vec::new();
     let header = header::read_header(doc, &mut notes)?;
     let cx = geometry::ShapeContext { unit: header.unit, dir };
-    let parsed = link::read_links(header.links, cx, &mut notes)?;
+    let parsed = link::read_links(header.links, cx, includes, &mut notes)?;
     let name = header.name.unwrap_or(stem);
     tree::assemble_file_body(parsed, header.root_link, header.links, name, source, notes)
 }

@@ -144,22 +144,25 @@ pub fn assemble_file_body(
     let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, p) in parsed.iter().enumerate() {
         if let Some(&first) = by_name.get(p.link.name.as_str()) {
-            let first_at = &parsed[first].name_node.location;
-            return Err(p.name_node.error(format!(
-                "duplicate link name `{}` (first defined at {first_at})",
-                p.link.name
-            )));
+            let first_at = &parsed[first].name_at;
+            return Err(Diagnostic::error(
+                p.name_at.clone(),
+                format!("duplicate link name `{}` (first defined at {first_at})", p.link.name),
+            ));
         }
         by_name.insert(&p.link.name, i);
     }
-    let mut joint_names: BTreeMap<&str, &Node> = BTreeMap::new();
+    let mut joint_names: BTreeMap<&str, &Location> = BTreeMap::new();
     for p in &parsed {
-        if let Some(node) = p.joint_name_node {
-            if let Some(first) = joint_names.insert(&p.link.joint.name, node) {
-                return Err(node.error(format!(
-                    "duplicate joint name `{}` (first defined at {})",
-                    p.link.joint.name, first.location
-                )));
+        if let Some(at) = &p.joint_name_at {
+            if let Some(first) = joint_names.insert(&p.link.joint.name, at) {
+                return Err(Diagnostic::error(
+                    at.clone(),
+                    format!(
+                        "duplicate joint name `{}` (first defined at {first})",
+                        p.link.joint.name
+                    ),
+                ));
             }
         }
     }
@@ -178,22 +181,25 @@ pub fn assemble_file_body(
     };
     let mut parents = Vec::with_capacity(parsed.len());
     for (i, p) in parsed.iter().enumerate() {
-        let parent = match p.parent {
+        let parent = match &p.parent {
             None if i == root => None,
             None => {
-                return Err(p.node.error(format!(
-                    "link `{}` has no `parent` (only the root link `{}` may omit it)",
-                    p.link.name, parsed[root].link.name
-                )))
+                return Err(Diagnostic::error(
+                    p.link.location.clone(),
+                    format!(
+                        "link `{}` has no `parent` (only the root link `{}` may omit it)",
+                        p.link.name, parsed[root].link.name
+                    ),
+                ))
             }
-            Some(node) if i == root => {
-                return Err(node.error(format!("the root link `{}` cannot have a parent", p.link.name)));
+            Some(parent) if i == root => {
+                return Err(parent.error(format!("the root link `{}` cannot have a parent", p.link.name)));
             }
-            Some(node) => {
-                let wanted = node.as_name()?;
+            Some(parent) => {
+                let wanted = parent.name.as_str();
                 let index = by_name.get(wanted).copied().ok_or_else(|| {
                     let others = names().filter(|n| *n != p.link.name);
-                    node.error(format!(
+                    parent.error(format!(
                         "unknown parent link `{wanted}` of link `{}`{}",
                         p.link.name,
                         did_you_mean(wanted, others)
@@ -212,24 +218,31 @@ pub fn assemble_file_body(
                 .chain(cycle.first())
                 .map(|&l| parsed[l].link.name.as_str())
                 .collect();
-            let at = parsed[first].parent.unwrap_or(parsed[first].node);
-            at.error(format!(
-                "the parents of link `{}` form a cycle ({}); the links are not connected to the root `{}`",
-                parsed[first].link.name,
-                chain.join(" → "),
-                parsed[root].link.name
-            ))
+            let at = parsed[first]
+                .parent
+                .as_ref()
+                .map_or_else(|| parsed[first].link.location.clone(), |p| p.at.clone());
+            Diagnostic::error(
+                at,
+                format!(
+                    "the parents of link `{}` form a cycle ({}); the links are not connected to the root `{}`",
+                    parsed[first].link.name,
+                    chain.join(" → "),
+                    parsed[root].link.name
+                ),
+            )
         }
-        Fault::SecondRoot(l) => parsed[l]
-            .node
-            .error(format!("link `{}` is not connected to the root", parsed[l].link.name)),
+        Fault::SecondRoot(l) => Diagnostic::error(
+            parsed[l].link.location.clone(),
+            format!("link `{}` is not connected to the root", parsed[l].link.name),
+        ),
     })?;
     if order.len() != parsed.len() {
         let missing = (0..parsed.len()).find(|i| !order.contains(i)).unwrap_or(0);
-        return Err(parsed[missing].node.error(format!(
-            "link `{}` is not connected to the root",
-            parsed[missing].link.name
-        )));
+        return Err(Diagnostic::error(
+            parsed[missing].link.location.clone(),
+            format!("link `{}` is not connected to the root", parsed[missing].link.name),
+        ));
     }
     let links = reorder(parsed.into_iter().map(|p| Some(p.link)).collect(), &parents, &order);
     for link in &links {
