@@ -7,6 +7,7 @@ use tribo_yaml::{did_you_mean, Diagnostic, Error, Fields, Node, Value};
 use super::geometry::{place_mesh, read_shape, GeometryRead, ShapeContent, ShapeContext};
 use super::mass::{read_inertia, read_mass, RigidBody, COM_KEYS};
 use super::mesh::{read_collision, read_resource};
+use super::plugin_devices::{plugin_device, PluginDevice, Treatment, PLUGIN_DEVICES};
 use super::pose::{read_local_transform, Frame};
 use super::units::AngleUnit;
 use crate::Shape;
@@ -193,6 +194,9 @@ impl Walker<'_> {
             }
         }
         let depth = depth + 1;
+        if let Some(device) = plugin_device(type_name) {
+            return self.plugin_device(device, &f, node, type_at, frame, model, depth);
+        }
         match type_name {
             "Skip" => Ok(false),
             "Group" => self.children(&f, frame, model, depth),
@@ -245,12 +249,62 @@ impl Walker<'_> {
                     .iter()
                     .chain(["Shape"].iter())
                     .chain(DEVICES.iter())
-                    .chain(SCENE_ONLY.iter());
-                let hint = did_you_mean(unknown, known.copied());
+                    .chain(SCENE_ONLY.iter())
+                    .copied()
+                    .chain(PLUGIN_DEVICES.iter().map(|d| d.node_type));
+                let hint = did_you_mean(unknown, known);
                 Err(type_at.error(format!(
                     "unknown element type `{unknown}`{hint} (mark it `is_optional: true` to skip it)"
                 )))
             }
+        }
+    }
+
+    /// A device a Choreonoid plugin defines ([`PLUGIN_DEVICES`]): a note if it takes no part
+    /// in contact dynamics, else an error unless the node is optional.
+    #[allow(clippy::too_many_arguments)]
+    fn plugin_device(
+        &mut self,
+        device: &PluginDevice,
+        f: &Fields,
+        node: &Node,
+        type_at: &Node,
+        frame: &Frame,
+        model: Model,
+        depth: usize,
+    ) -> Result<bool, Error> {
+        let PluginDevice {
+            node_type,
+            plugin,
+            effect,
+            treatment,
+        } = *device;
+        let name = f.get_value(&["name"]).map(Node::as_str).transpose()?;
+        let named = name.map(|n| format!("`{n}` ")).unwrap_or_default();
+        match treatment {
+            Treatment::NotSimulated => {
+                let frame = self.enter(f, frame, &format!("a {node_type}"))?;
+                self.notes.push(node.warning(format!(
+                    "device {named}({node_type} of Choreonoid's {plugin}: {effect}) of link `{}` is loaded but \
+                     not simulated by tribo's engines",
+                    self.link_name
+                )));
+                self.children(f, &frame, model, depth)
+            }
+            Treatment::Unsupported if f.bool_or(&["is_optional", "isOptional"], false)? => {
+                self.notes.push(node.warning(format!(
+                    "optional device {named}({node_type} of Choreonoid's {plugin}: {effect}) of link `{}` is skipped: \
+                     tribo's engines do not simulate it",
+                    self.link_name
+                )));
+                Ok(false)
+            }
+            Treatment::Unsupported => Err(type_at.error(format!(
+                "unsupported device {named}({node_type} of Choreonoid's {plugin}: {effect}) in link `{}`: only that \
+                 plugin's simulator has it, and a run without it would not be the same machine \
+                 (mark it `is_optional: true` to load the body without it)",
+                self.link_name
+            ))),
         }
     }
 
@@ -398,6 +452,65 @@ mod tests {
         assert!((shapes[0].pose.translation.vector - Vector3::new(0.1, 0.0, 0.0)).norm() < 1e-15);
         assert_eq!(notes.len(), 2);
         assert!(notes[0].message.contains("device `Eye` (Camera)"), "{}", notes[0]);
+    }
+
+    #[test]
+    fn scene_effect_devices_load_with_a_note_naming_their_plugin() {
+        let text = "- {type: SmokeDevice, name: Smoke1, translation: [0, 0, 1]}\n\
+                    - type: FireDevice\n  elements: {Shape: {geometry: {type: Sphere, radius: 0.1}}}\n\
+                    - {type: RotorDevice, name: R0}\n";
+        let (r, notes) = read(text);
+        let elements = r.expect("plugin devices load");
+        assert_eq!(elements.shapes.len(), 1, "the fire's child shape is kept");
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert_eq!(
+            notes[0].to_string(),
+            "e.body:1:3: warning: device `Smoke1` (SmokeDevice of Choreonoid's SceneEffectsPlugin: smoke particles, \
+             drawn only) of link `L` is loaded but not simulated by tribo's engines"
+        );
+        assert!(
+            notes[1]
+                .message
+                .contains("(FireDevice of Choreonoid's SceneEffectsPlugin"),
+            "{}",
+            notes[1]
+        );
+        assert!(
+            notes[2]
+                .message
+                .contains("RotorDevice of Choreonoid's MulticopterPlugin"),
+            "{}",
+            notes[2]
+        );
+    }
+
+    #[test]
+    fn devices_with_contacts_or_constraints_of_their_own_are_refused() {
+        let (r, _) = read("- {type: AGXWireDevice, name: W}\n");
+        let err = r.expect_err("a wire changes the contacts");
+        assert!(
+            err.to_string()
+                .starts_with("e.body:1:10: unsupported device `W` (AGXWireDevice of Choreonoid's AGXDynamicsPlugin"),
+            "{err}"
+        );
+        assert!(err.message.contains("is_optional: true"), "{err}");
+        let (r, notes) = read("- {type: PxContinuousTrack, isOptional: true}\n");
+        assert!(r.expect("optional").shapes.is_empty());
+        assert!(
+            notes[0]
+                .message
+                .starts_with("optional device (PxContinuousTrack of Choreonoid's PhysXPlugin"),
+            "{}",
+            notes[0]
+        );
+        // A misspelt plugin device keeps the unknown-type error with the closest name.
+        let (r, _) = read("- {type: SmokDevice}\n");
+        let err = r.expect_err("unknown");
+        assert!(
+            err.message
+                .contains("unknown element type `SmokDevice` (did you mean `SmokeDevice`?)"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod mass;
 mod mesh;
 mod mesh_generated;
 mod pad;
+mod plugin_devices;
 mod pose;
 mod sub_body;
 pub(crate) mod tree;
