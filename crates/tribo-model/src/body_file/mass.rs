@@ -79,8 +79,18 @@ pub fn read_inertia(node: &Node, notes: &mut Vec<Diagnostic>) -> Result<Matrix3<
             let scale = m.amax().max(1.0);
             let asymmetry = (m - m.transpose()).amax();
             if asymmetry > 1e-9 * scale {
+                // Choreonoid copies the nine values unchecked, but an inertia tensor is symmetric
+                // by definition: the engines would integrate a body that cannot exist.
+                let pairs = [("Ixy", b, d), ("Ixz", c, g), ("Iyz", f, h)];
+                let (worst, above, below) =
+                    pairs.into_iter().fold(
+                        pairs[0],
+                        |w, p| if (p.1 - p.2).abs() > (w.1 - w.2).abs() { p } else { w },
+                    );
                 return Err(node.error(format!(
-                    "the inertia matrix must be symmetric: [{b}, {c}, {f}] above the diagonal vs [{d}, {g}, {h}] below"
+                    "the inertia matrix must be symmetric: [{b}, {c}, {f}] above the diagonal vs [{d}, {g}, {h}] \
+                     below ({worst} is {above} above and {below} below); write the value meant in both places, or \
+                     give the 6 values [Ixx, Ixy, Ixz, Iyy, Iyz, Izz]"
                 )));
             }
             m
@@ -164,6 +174,17 @@ mod tests {
         let node = parse_str("[1, 0.1, 0, 0, 1, 0, 0, 0, 1]", "i.body").expect("yaml");
         let err = read_inertia(&node, &mut Vec::new()).expect_err("asymmetric");
         assert!(err.message.contains("symmetric"), "{err}");
+        // Choreonoid's WAREC1 hip: one product of inertia with its sign flipped below the diagonal.
+        let node = parse_str(
+            "[0.08705723, -5.01e-06, 6.22e-06, -5.01e-06, 0.08623435, -0.00027574, -6.22e-06, -0.00027574, 0.02298262]",
+            "t.body",
+        )
+        .expect("yaml");
+        let err = read_inertia(&node, &mut Vec::new()).expect_err("asymmetric");
+        assert!(
+            err.message.contains("(Ixz is 0.00000622 above and -0.00000622 below)"),
+            "{err}"
+        );
         let node = parse_str("[1, 0, 0, 0, -1, 0, 0, 0, 1]", "i.body").expect("yaml");
         assert!(read_inertia(&node, &mut Vec::new()).is_err());
         let node = parse_str("[1, 0, 0, 0, 1]", "i.body").expect("yaml");

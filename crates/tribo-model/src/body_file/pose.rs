@@ -24,8 +24,22 @@ pub fn read_placement(f: &Fields, unit: AngleUnit) -> Result<(Vector3<f64>, Rota
     Ok((translation, rotation))
 }
 
-/// `translation`: `[x, y, z]`, or a list of such vectors, which are summed.
+/// Lists of translations nest at most this deep (any real file nests two or three levels).
+const MAX_TRANSLATION_DEPTH: usize = 16;
+
+/// `translation`: `[x, y, z]`, or a list of translations, which are summed. The items of such a
+/// list may be lists again (a file aliases a list of offsets and adds one:
+/// `[ *DOOR_OFFSETS, [ 0, 0.03, 0.4 ] ]`): StdSceneReader `readTranslation` sums them recursively.
 pub fn read_translation(node: &Node) -> Result<Vector3<f64>, Error> {
+    let sum = sum_translations(node, 0)?;
+    if sum.iter().all(|v| v.is_finite()) {
+        Ok(sum)
+    } else {
+        Err(node.error("the translation is too large to represent"))
+    }
+}
+
+fn sum_translations(node: &Node, depth: usize) -> Result<Vector3<f64>, Error> {
     let items = node.as_seq().map_err(|_| {
         node.error(format!(
             "expected a translation [x, y, z] or a list of them, found {}",
@@ -35,20 +49,19 @@ pub fn read_translation(node: &Node) -> Result<Vector3<f64>, Error> {
     let Some(first) = items.first() else {
         return Ok(Vector3::zeros());
     };
-    let sum = if matches!(first.value, Value::Seq(_)) {
-        let mut sum = Vector3::zeros();
-        for item in items {
-            sum += Vector3::from(item.as_vec3()?);
-        }
-        sum
-    } else {
-        Vector3::from(node.as_vec3()?)
-    };
-    if sum.iter().all(|v| v.is_finite()) {
-        Ok(sum)
-    } else {
-        Err(node.error("the translation is too large to represent"))
+    if !matches!(first.value, Value::Seq(_)) {
+        return Ok(Vector3::from(node.as_vec3()?));
     }
+    if depth >= MAX_TRANSLATION_DEPTH {
+        return Err(node.error(format!(
+            "lists of translations nest more than {MAX_TRANSLATION_DEPTH} levels deep"
+        )));
+    }
+    let mut sum = Vector3::zeros();
+    for item in items {
+        sum += sum_translations(item, depth + 1)?;
+    }
+    Ok(sum)
 }
 
 /// `rotation`: axis-angle `[ax, ay, az, angle]` (angle in the file's unit; the axis is
@@ -233,6 +246,19 @@ mod tests {
         let sum = read_translation(&node("[[1, 0, 0], [0, 2, 0], [0, 0, -3]]")).expect("sum");
         assert_eq!(sum, Vector3::new(1.0, 2.0, -3.0));
         assert_eq!(read_translation(&node("[]")).expect("empty"), Vector3::zeros());
+        // An aliased list of offsets plus one more offset (Choreonoid's WRS2018 CarT3 doors).
+        let nested = node("a: &A [[0.875, -0.814, 0.328], [-0.012, 0, 0.002]]\nb: [*A, [-0.012, 0.03, 0.42]]\n");
+        let b = nested.as_map().expect("map").get("b").expect("b");
+        let sum = read_translation(b).expect("nested sum");
+        assert!((sum - Vector3::new(0.851, -0.784, 0.75)).norm() < 1e-12, "{sum}");
+        let deep = format!("{}[1, 2, 3]{}", "[".repeat(20), "]".repeat(20));
+        let err = read_translation(&node(&deep)).expect_err("too deep");
+        assert!(err.message.contains("nest more than 16 levels"), "{err}");
+        let err = read_translation(&node("[[1, 2, 3], [[1, 2]]]")).expect_err("short inside");
+        assert_eq!(
+            err.to_string(),
+            "t.body:1:14: expected a list of 3 numbers, found 2 values"
+        );
         let err = read_translation(&node("[1, 2]")).expect_err("short");
         assert_eq!(
             err.to_string(),
