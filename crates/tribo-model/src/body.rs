@@ -21,6 +21,9 @@ pub struct Body {
     pub joints_by_id: Vec<Option<usize>>,
     /// Notes about content that loaded but that no engine uses (devices, meshes, …).
     pub notes: Vec<tribo_yaml::Diagnostic>,
+    /// Joints that close kinematic loops (`extra_joints`); no engine simulates them yet, so
+    /// [`validate`](crate::validate) refuses a body that has any.
+    pub extra_joints: Vec<crate::ExtraJoint>,
 }
 
 /// One link: its joint to the parent, its inertia, its material and its collision shapes.

@@ -117,6 +117,7 @@ impl Body {
             links: vec![link],
             joints_by_id: Vec::new(),
             notes: Vec::new(),
+            extra_joints: Vec::new(),
         }
     }
 }

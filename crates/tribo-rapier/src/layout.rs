@@ -120,6 +120,7 @@ mod tests {
             links,
             joints_by_id: Vec::new(),
             notes: Vec::new(),
+            extra_joints: Vec::new(),
         }
     }
 

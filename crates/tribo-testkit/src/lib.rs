@@ -77,6 +77,7 @@ pub fn body(name: &str, mut links: Vec<Link>) -> Body {
         links,
         joints_by_id: Vec::new(),
         notes: Vec::new(),
+        extra_joints: Vec::new(),
     }
 }
 

@@ -12,6 +12,8 @@ pub struct Header<'a> {
     pub name: Option<String>,
     pub links: &'a Node,
     pub root_link: Option<&'a Node>,
+    /// `extra_joints`, read once the links are known.
+    pub extra_joints: Option<&'a Node>,
 }
 
 /// Format versions from this one on are rejected, as by Choreonoid.
@@ -62,9 +64,7 @@ pub fn read_header<'a>(doc: &'a Node, notes: &mut Vec<Diagnostic>) -> Result<Hea
         .transpose()?;
     let links = f.required(&["links"])?;
     let root_link = f.get_value(&["root_link", "rootLink"]);
-    if let Some(node) = f.get_value(&["extra_joints", "extraJoints"]) {
-        notes.push(node.warning("extra_joints (closed kinematic loops) are not simulated by tribo's engines; ignored"));
-    }
+    let extra_joints = f.get_value(&["extra_joints", "extraJoints"]);
     if let Some(node) = f.get_value(&["body_handlers"]) {
         notes.push(node.warning("body_handlers (Choreonoid plugins) are ignored"));
     }
@@ -73,5 +73,6 @@ pub fn read_header<'a>(doc: &'a Node, notes: &mut Vec<Diagnostic>) -> Result<Hea
         name,
         links,
         root_link,
+        extra_joints,
     })
 }

@@ -7,6 +7,7 @@
 //! wrong is a located error.
 
 mod elements;
+mod extra_joints;
 mod geometry;
 mod header;
 mod joint;
@@ -25,7 +26,7 @@ mod units;
 use std::path::Path;
 use std::sync::Arc;
 
-use tribo_yaml::{Error, Node};
+use tribo_yaml::{Diagnostic, Error, Node};
 
 use crate::Body;
 
@@ -90,7 +91,30 @@ fn build_body(
     let mut notes = Vec::new();
     let header = header::read_header(doc, &mut notes)?;
     let cx = geometry::ShapeContext { unit: header.unit, dir };
-    let parsed = link::read_links(header.links, cx, includes, &mut notes)?;
+    // Sub-bodies leave their extra joints in `includes`; this file's own start empty.
+    let outer_extra_joints = std::mem::take(&mut includes.extra_joints);
+    let parsed = link::read_links(header.links, cx, includes, &mut notes);
+    let mut extra_joints = std::mem::replace(&mut includes.extra_joints, outer_extra_joints);
     let name = header.name.unwrap_or(stem);
-    tree::assemble_file_body(parsed, header.root_link, header.links, name, source, notes)
+    let mut body = tree::assemble_file_body(parsed?, header.root_link, header.links, name, source, notes)?;
+    if let Some(node) = header.extra_joints {
+        let own = extra_joints::read_extra_joints(node, header.unit, &body.links)?;
+        if let Some(first) = own.first() {
+            body.notes.push(Diagnostic::warning(
+                first.location.clone(),
+                format!(
+                    "body `{}` closes {} kinematic loop(s) with extra_joints (the first: a {} joint between `{}` and \
+                     `{}`); tribo's engines have no loop-closure constraints, so runs refuse this body",
+                    body.name,
+                    own.len(),
+                    first.kind.name(),
+                    first.links[0],
+                    first.links[1]
+                ),
+            ));
+        }
+        extra_joints.extend(own);
+    }
+    body.extra_joints = extra_joints;
+    Ok(body)
 }

@@ -24,7 +24,7 @@ use super::link::{ParentName, ParsedLink};
 use super::mass::COM_KEYS;
 use super::pad::read_pad;
 use super::pose::{read_rotation, read_translation};
-use crate::Body;
+use crate::{Body, ExtraJoint};
 
 /// The keys of a `SubBody` node besides the link keys it may write over the included root link.
 const SUB_BODY_KEYS: [&str; 11] = [
@@ -53,6 +53,8 @@ pub struct Includes {
     /// Canonical path and the path as written, of every file being read.
     chain: Vec<(PathBuf, String)>,
     loaded: HashMap<PathBuf, Body>,
+    /// The extra joints of the sub-bodies of the file being read, their links renamed.
+    pub extra_joints: Vec<ExtraJoint>,
 }
 
 impl Includes {
@@ -63,6 +65,7 @@ impl Includes {
         Includes {
             chain: vec![(canonical, path.display().to_string())],
             loaded: HashMap::new(),
+            extra_joints: Vec::new(),
         }
     }
 
@@ -155,6 +158,11 @@ pub fn read_sub_body(
             parent: link_parent,
         });
     }
+    includes.extra_joints.extend(body.extra_joints.iter().map(|joint| {
+        let mut joint = joint.clone();
+        joint.links = joint.links.map(|name| rename(&name));
+        joint
+    }));
     let Some(root) = parsed.first_mut() else {
         return Err(uri_node.error("the sub-body has no link"));
     };

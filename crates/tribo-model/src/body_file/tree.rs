@@ -284,6 +284,7 @@ pub fn assemble_file_body(
         links,
         joints_by_id: table.by_id,
         notes,
+        extra_joints: Vec::new(),
     })
 }
 
@@ -407,6 +408,7 @@ pub fn assemble_code_body(name: String, links: Vec<Link>) -> Result<Body, Error>
         links,
         joints_by_id: table.by_id,
         notes: Vec::new(),
+        extra_joints: Vec::new(),
     })
 }
 
