@@ -345,6 +345,45 @@ fn check_of_a_body_runs_the_engines_validation_with_its_location() {
 }
 
 #[test]
+fn a_closed_loop_loads_in_check_but_a_run_refuses_it_at_the_joint() {
+    let body = "crates/tribo-model/tests/fixtures/extra_joints/four_bar.body";
+    let o = tribo(&["check", body]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("runs refuse this body") || stderr(&o).contains("runs refuse this body"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+
+    let dir = temp_dir("check", "closed-loop");
+    let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(body);
+    let project = dir.join("linkage.yaml");
+    std::fs::write(
+        &project,
+        format!(
+            "name: linkage\nsimulation: {{ time_step: 0.001, duration: 0.1, engines: [pgs] }}\n\
+             bodies:\n  - {{ name: linkage, model: \"{}\" }}\n",
+            model.display()
+        ),
+    )
+    .expect("write the project");
+    let o = tribo(&["check", project.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "four_bar.body:41:5: body `FourBar` closes a kinematic loop: the extra hinge joint between links \
+                      `COUPLER` and `ROCKER`"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn duplicate_keys_warn_with_both_lines() {
     let o = tribo(&["check", "tests/fixtures/hostile/duplicate-keys.yaml", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -11,7 +11,7 @@
 //! included body keeps its mass properties, as in Choreonoid.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use nalgebra::{Translation3, UnitQuaternion};
 use tribo_yaml::{Diagnostic, Error, Fields, Node};
@@ -73,7 +73,7 @@ impl Includes {
     /// first time it is read.
     fn load(&mut self, uri_node: &Node, dir: &Path, notes: &mut Vec<Diagnostic>) -> Result<Body, Error> {
         let uri = uri_node.as_name()?;
-        let path = dir.join(uri);
+        let path = lexically_normal(&dir.join(uri));
         let canonical = std::fs::canonicalize(&path)
             .map_err(|e| uri_node.error(format!("cannot read the sub-body file `{}`: {e}", path.display())))?;
         if let Some(first) = self.chain.iter().position(|(p, _)| *p == canonical) {
@@ -102,6 +102,22 @@ impl Includes {
         self.loaded.insert(canonical, body.clone());
         Ok(body)
     }
+}
+
+/// `path` without `.` and with each `dir/..` removed, as Choreonoid resolves a sub-body's `uri`
+/// (`std::filesystem::path::lexically_normal`).
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The links a `SubBody` node brings in, root first.
@@ -246,4 +262,17 @@ fn write_root_keys(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_resolve_lexically() {
+        let normal = lexically_normal(Path::new("/m/UniversalRobots/./../Robotiq/2F-85.body"));
+        assert_eq!(normal, Path::new("/m/Robotiq/2F-85.body"));
+        assert_eq!(lexically_normal(Path::new("../a/../b.body")), Path::new("../b.body"));
+        assert_eq!(lexically_normal(Path::new("arm.body")), Path::new("arm.body"));
+    }
 }
