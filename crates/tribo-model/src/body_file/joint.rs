@@ -106,7 +106,10 @@ pub fn apply_joint_keys(
         // ±∞ stays unlimited; finite bounds are converted.
         joint.range = [position(lo), position(hi)];
     }
-    if let Some(node) = f.get_value(&["max_joint_velocity", "maxJointVelocity"]) {
+    // `max_joint_velocity` wins over `joint_velocity_range`: Choreonoid reads the range only when
+    // the maximum is absent (StdBodyLoader `readJointVelocityRange`).
+    let max_velocity = f.get_value(&["max_joint_velocity", "maxJointVelocity"]);
+    if let Some(node) = max_velocity {
         let v = read_limit(node, f64::INFINITY)?;
         if v < 0.0 {
             return Err(node.error(format!("max_joint_velocity must be ≥ 0, found {v}")));
@@ -115,7 +118,13 @@ pub fn apply_joint_keys(
     }
     if let Some(node) = f.get_value(&["joint_velocity_range", "jointVelocityRange"]) {
         let [lo, hi] = read_pair(node, "joint_velocity_range")?;
-        joint.velocity_range = [position(lo), position(hi)];
+        match max_velocity {
+            None => joint.velocity_range = [position(lo), position(hi)],
+            Some(max) => notes.push(node.warning(format!(
+                "joint_velocity_range is not used: max_joint_velocity (at {}) sets the velocity limits, as in Choreonoid",
+                max.location
+            ))),
+        }
     }
     if let Some(node) = f.get_value(&["max_joint_effort"]) {
         joint.max_effort = non_negative(node, "max_joint_effort")?;
@@ -342,11 +351,29 @@ mod tests {
             assert_eq!(j.range, expected, "{range}");
         }
         let j = joint(
-            "joint_type: revolute\nmax_joint_velocity: inf\njoint_velocity_range: [-inf, 10]",
+            "joint_type: revolute\njoint_velocity_range: [-inf, 10]",
             AngleUnit::Radian,
         )
         .expect("velocity");
         assert_eq!(j.velocity_range, [-inf, 10.0]);
+        // Both given: the maximum wins and the range is a warning.
+        let node = parse_str(
+            "joint_type: revolute\nmax_joint_velocity: 2\njoint_velocity_range: [-inf, 10]",
+            "j.body",
+        )
+        .expect("yaml");
+        let mut notes = Vec::new();
+        let f = Fields::new(&node, "a link").expect("map");
+        let j = read_joint(&f, AngleUnit::Radian, "J".into(), &mut notes).expect("velocity");
+        assert_eq!(j.velocity_range, [-2.0, 2.0]);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].to_string().starts_with(
+                "j.body:3:23: warning: joint_velocity_range is not used: max_joint_velocity (at j.body:2:21)"
+            ),
+            "{}",
+            notes[0]
+        );
         let j = joint("joint_type: revolute\nmax_joint_velocity: .inf", AngleUnit::Radian).expect("velocity");
         assert_eq!(j.velocity_range, [-inf, inf]);
         for (text, message) in [
