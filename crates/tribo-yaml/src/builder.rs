@@ -45,6 +45,9 @@ pub(crate) struct TreeBuilder<'t> {
     pub root: Option<Node>,
     pub error: Option<Error>,
     pub warnings: Vec<Diagnostic>,
+    /// Spaces added at the start of each line (0-based) before parsing (flow_indent.rs): the
+    /// columns of locations are given back as written.
+    columns_added: Vec<usize>,
 }
 
 impl<'t> TreeBuilder<'t> {
@@ -58,11 +61,32 @@ impl<'t> TreeBuilder<'t> {
             root: None,
             error: None,
             warnings: Vec::new(),
+            columns_added: Vec::new(),
         }
     }
 
+    /// A builder for a text that was parsed with `columns_added[i]` spaces put before line i;
+    /// `text` is the text as written.
+    pub fn with_columns_added(text: &'t str, file: Arc<str>, columns_added: Vec<usize>) -> Self {
+        TreeBuilder {
+            columns_added,
+            ..TreeBuilder::new(text, file)
+        }
+    }
+
+    /// Where `mark` is in the text as written.
+    pub fn location_of(&self, mark: Marker) -> Location {
+        self.location(mark)
+    }
+
     fn location(&self, mark: Marker) -> Location {
-        Location::new(&self.file, mark.line(), mark.col() + 1)
+        let added = mark
+            .line()
+            .checked_sub(1)
+            .and_then(|i| self.columns_added.get(i))
+            .copied()
+            .unwrap_or(0);
+        Location::new(&self.file, mark.line(), mark.col().saturating_sub(added) + 1)
     }
 
     fn fail(&mut self, err: Error) {

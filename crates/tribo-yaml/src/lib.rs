@@ -22,6 +22,7 @@ mod builder;
 mod de;
 mod error;
 mod fields;
+mod flow_indent;
 mod load;
 mod map_builder;
 mod node;

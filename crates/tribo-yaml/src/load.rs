@@ -6,6 +6,7 @@ use std::sync::Arc;
 use yaml_rust2::parser::Parser;
 
 use crate::builder::TreeBuilder;
+use crate::flow_indent;
 use crate::{Diagnostic, Error, Location, Node, Value};
 
 /// A parsed file: its tree and the warnings reading it gave (duplicate keys: the last one wins,
@@ -43,23 +44,44 @@ pub fn parse_str_with_warnings(text: &str, file: &str) -> Result<Document, Error
 
 /// The parse itself. A UTF-8 byte order mark, which some editors write at the start of a file,
 /// is not part of the document (YAML 1.2 §5.2); columns on the first line do not count it.
+///
+/// Flow collections whose continuation lines are indented less than YAML 1.2 allows, which
+/// libyaml (Choreonoid's reader) accepts, are read too, with a warning (flow_indent.rs).
 fn parse_named(text: &str, file: Arc<str>) -> Result<Document, Error> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut builder = TreeBuilder::new(text, Arc::clone(&file));
+    let strict = parse_text(TreeBuilder::new(text, Arc::clone(&file)), text, &file);
+    let Err(error) = strict else { return strict };
+    if !error.message.starts_with(&syntax_message("invalid indentation")) {
+        return Err(error);
+    }
+    let Some(relaxed) = flow_indent::relax(text) else {
+        return Err(error);
+    };
+    let builder = TreeBuilder::with_columns_added(text, Arc::clone(&file), relaxed.added);
+    let mut document = parse_text(builder, &relaxed.text, &file).map_err(|_| error)?;
+    for line in relaxed.first_lines {
+        document.warnings.push(Diagnostic::warning(
+            Location::new(&file, line, 1),
+            "the lines of this flow collection are indented no more than the block it belongs to; YAML 1.2 \
+             wants at least one column more, and it is read as libyaml (Choreonoid's reader) reads it",
+        ));
+    }
+    Ok(document)
+}
+
+/// `text` through `builder`, whose locations name `file`.
+fn parse_text(mut builder: TreeBuilder, text: &str, file: &Arc<str>) -> Result<Document, Error> {
     let mut parser = Parser::new_from_str(text);
     if let Err(e) = parser.load(&mut builder, false) {
         let m = e.marker();
-        return Err(Error::error(
-            Location::new(&file, m.line(), m.col() + 1),
-            syntax_message(e.info()),
-        ));
+        return Err(Error::error(builder.location_of(*m), syntax_message(e.info())));
     }
     if let Some(err) = builder.error {
         return Err(err);
     }
     let root = builder.root.unwrap_or(Node {
         value: Value::Null,
-        location: Location::new(&file, 1, 1),
+        location: Location::new(file, 1, 1),
     });
     Ok(Document {
         root,
@@ -290,6 +312,37 @@ mod tests {
         // with the document.
         let total = count_nodes(&doc);
         assert!(total > ALIAS_NODES_FLOOR, "{total} nodes");
+    }
+
+    #[test]
+    fn flow_lines_indented_as_libyaml_allows_are_read_with_a_warning() {
+        // Choreonoid's RIC30.body: a top-level flow list whose lines start at column 1.
+        let text = "name: RIC30\nstandardPose: [\n0, 0,  20,\n 20, -10,\n-20,  10 ]\nafter: 1\n";
+        let doc = parse_str_with_warnings(text, "ric.body").expect("read as libyaml reads it");
+        let pose = map(&doc.root)
+            .get("standardPose")
+            .expect("pose")
+            .as_seq()
+            .expect("list");
+        let values: Vec<f64> = pose.iter().map(|n| n.as_f64().expect("number")).collect();
+        assert_eq!(values, [0.0, 0.0, 20.0, 20.0, -10.0, -20.0, 10.0]);
+        // Locations are those of the text as written.
+        assert_eq!((pose[2].location.line, pose[2].location.col), (3, 8));
+        assert_eq!((pose[3].location.line, pose[3].location.col), (4, 2));
+        assert_eq!((pose[5].location.line, pose[5].location.col), (5, 1));
+        let after = map(&doc.root).entry("after").expect("after");
+        assert_eq!((after.key_location.line, after.key_location.col), (6, 1));
+        assert_eq!(doc.warnings.len(), 1, "{:?}", doc.warnings);
+        assert!(
+            doc.warnings[0]
+                .to_string()
+                .starts_with("ric.body:3:1: warning: the lines of this flow collection"),
+            "{}",
+            doc.warnings[0]
+        );
+        // Other indentation errors keep the strict reader's message.
+        let err = parse_str("a:\n  b: 1\n c: 2\n", "bad.yaml").expect_err("a block mapping out of line");
+        assert_eq!(err.to_string().split(": invalid").next(), Some("bad.yaml:3:3"), "{err}");
     }
 
     #[test]
