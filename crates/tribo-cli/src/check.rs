@@ -36,10 +36,9 @@ pub fn execute(args: &CheckArgs) -> CliResult {
             } else {
                 tribo_model::load_model(&args.path)?
             };
-            // The checks every engine's build runs on the tree; the body's own root joint says
-            // whether the world holds its root (a project can still fix it). A closed loop
-            // (`extra_joints`), which runs refuse, is a warning in the body's notes here.
-            tribo_model::validate_tree(&body, false)?;
+            // The checks every engine's build runs; the body's own root joint says whether the
+            // world holds its root (a project can still fix it).
+            tribo_model::validate(&body, false)?;
             body_summary(&body)
         }
         Kind::Motion => motion_summary(&tribo_model::load_motion(&args.path)?),

@@ -21,8 +21,8 @@ pub struct Body {
     pub joints_by_id: Vec<Option<usize>>,
     /// Notes about content that loaded but that no engine uses (devices, meshes, …).
     pub notes: Vec<tribo_yaml::Diagnostic>,
-    /// Joints that close kinematic loops (`extra_joints`); no engine simulates them yet, so
-    /// [`validate`](crate::validate) refuses a body that has any.
+    /// Joints that close kinematic loops (`extra_joints`); an engine that cannot close them
+    /// refuses the body ([`refuse_closed_loops`](crate::refuse_closed_loops)).
     pub extra_joints: Vec<crate::ExtraJoint>,
 }
 

@@ -25,7 +25,7 @@ mod validate;
 
 pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
 pub use body_file::{load_body, parse_body, read_project_pad};
-pub use extra_joint::{ExtraJoint, ExtraJointKind};
+pub use extra_joint::{refuse_closed_loops, ExtraJoint, ExtraJointKind};
 pub use load::{is_mjcf, is_urdf, load_model};
 pub use mesh::{Mesh, MeshCollision, MeshMassProperties};
 pub use mesh_file::{load_mesh_file, MeshFileError};
@@ -35,4 +35,4 @@ pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};
 pub use urdf::{load_urdf, parse_urdf};
-pub use validate::{rigid_groups, validate, validate_tree, RigidGroups};
+pub use validate::{rigid_groups, validate, RigidGroups};

@@ -8,11 +8,10 @@
 //! 2. the root joint is `free` or `fixed`, and no other link has a `free` joint (a floating
 //!    sub-body is its own body in the scene);
 //! 3. every rigid group that moves dynamically has a positive-definite spatial inertia: mass
-//!    m > 0 and an inertia tensor about its centre of mass whose eigenvalues are all positive;
-//! 4. it closes no kinematic loop (`extra_joints`): no engine has loop-closure constraints, and
-//!    the tree without its closures is a different mechanism (a four-bar linkage would fall
-//!    apart into two pendulums). [`validate_tree`] makes checks 1–3 only, for reports on a body
-//!    that runs would refuse.
+//!    m > 0 and an inertia tensor about its centre of mass whose eigenvalues are all positive.
+//!
+//! Closed loops (`extra_joints`) are each engine's business: see
+//! [`refuse_closed_loops`](crate::refuse_closed_loops).
 //!
 //! **Rigid groups.** Links welded by `fixed` joints move as one rigid body, the *carrier* (the
 //! nearest ancestor, or the link itself, whose joint moves: the root, a revolute or a prismatic
@@ -45,30 +44,6 @@ use crate::{Body, JointKind, Link};
 /// the world by the scene (`fixed: true`) whatever its joint; a `fixed` root joint holds it too.
 /// The error is located at the offending link's definition.
 pub fn validate(body: &Body, root_held: bool) -> Result<(), Diagnostic> {
-    validate_tree(body, root_held)?;
-    match body.extra_joints.first() {
-        None => Ok(()),
-        Some(joint) => Err(Diagnostic::error(
-            joint.location.clone(),
-            format!(
-                "body `{}` closes a kinematic loop: the extra {} joint between links `{}` and `{}`{}; tribo's \
-                 engines (rapier, pgs, cslc) have no loop-closure constraints, and without it the body would be \
-                 a different mechanism",
-                body.name,
-                joint.kind.name(),
-                joint.links[0],
-                joint.links[1],
-                match body.extra_joints.len() {
-                    1 => String::new(),
-                    n => format!(" (and {} more)", n - 1),
-                }
-            ),
-        )),
-    }
-}
-
-/// Checks 1–3 of the module docs: the tree alone can be simulated.
-pub fn validate_tree(body: &Body, root_held: bool) -> Result<(), Diagnostic> {
     let links = &body.links;
     let Some(root) = links.first() else {
         return Err(Diagnostic::error(

@@ -1,10 +1,10 @@
-//! `extra_joints` (closed kinematic loops) load with their frames, and the engines' checks refuse
-//! a body that has them, at the joint, while the tree alone still passes.
+//! `extra_joints` (closed kinematic loops) load with their frames; an engine without loop-closure
+//! constraints refuses a body that has them, at the joint.
 
 use std::path::{Path, PathBuf};
 
 use nalgebra::Vector3;
-use tribo_model::{load_body, validate, validate_tree, ExtraJointKind};
+use tribo_model::{load_body, refuse_closed_loops, validate, ExtraJointKind};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -39,29 +39,40 @@ fn extra_joints_load_with_their_frames() {
             .iter()
             .any(|n| n.message.contains("closes 1 kinematic loop(s)")
                 && n.message.contains("hinge joint between `COUPLER` and `ROCKER`")
-                && n.message.contains("runs refuse this body")),
+                && n.message.contains("the `rapier` engine closes them")
+                && n.message
+                    .contains("`pgs` (and `cslc` on it) has no loop-closure constraints")),
         "{:?}",
         body.notes
     );
 }
 
 #[test]
-fn runs_refuse_a_closed_loop_at_the_joint_but_the_tree_passes() {
+fn the_axis_defaults_to_x_as_in_choreonoid() {
+    let text = std::fs::read_to_string(fixture("four_bar.body")).expect("fixture");
+    let without_axis = text.replace("    axis: [ 0, 0, 2 ]\n", "");
+    assert_ne!(without_axis, text);
+    let body = tribo_model::parse_body(&without_axis, "no_axis.body").expect("loads");
+    assert_eq!(body.extra_joints[0].axis, Vector3::x());
+}
+
+#[test]
+fn an_engine_without_loop_closures_refuses_at_the_joint() {
     let body = load_body(&fixture("four_bar.body")).expect("loads");
-    validate_tree(&body, false).expect("the tree alone is simulable");
-    let err = validate(&body, false).expect_err("the loop cannot be closed");
+    validate(&body, false).expect("the tree is simulable");
+    let err = refuse_closed_loops(&body, "pgs").expect_err("pgs cannot close the loop");
     assert!(err.location.file.ends_with("four_bar.body"), "{err}");
     assert_eq!((err.location.line, err.location.col), (41, 5), "{err}");
     assert!(
         err.message
             .contains("the extra hinge joint between links `COUPLER` and `ROCKER`")
-            && err.message.contains("no loop-closure constraints"),
+            && err.message.contains("the `pgs` engine has no loop-closure constraints"),
         "{err}"
     );
 
     let mut open = body;
     open.extra_joints.clear();
-    validate(&open, false).expect("without the loop the same tree passes");
+    refuse_closed_loops(&open, "pgs").expect("no loop, nothing to refuse");
 }
 
 #[test]
@@ -75,7 +86,7 @@ fn included_loops_follow_their_links_renamed() {
             ["R_COUPLER".to_string(), "R_ROCKER".to_string()]
         ]
     );
-    let err = validate(&body, false).expect_err("two loops");
+    let err = refuse_closed_loops(&body, "pgs").expect_err("two loops");
     assert!(err.message.contains("`L_COUPLER` and `L_ROCKER` (and 1 more)"), "{err}");
     assert!(err.location.file.ends_with("four_bar.body"), "{err}");
 }

@@ -78,6 +78,7 @@ impl BodyModel {
 /// masses span more than f64 can resolve.
 pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Result<(BodyModel, State), BodyError> {
     tribo_model::validate(&body.model, body.fixed_root).map_err(BodyError::Model)?;
+    tribo_model::refuse_closed_loops(&body.model, "pgs").map_err(BodyError::Model)?;
     let links = &body.model.links;
     let n = links.len();
     // The rigid groups every engine and the scene's validation use; tree bodies are numbered by

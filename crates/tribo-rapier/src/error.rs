@@ -24,6 +24,12 @@ pub(crate) enum BodyError {
     KinematicLoop { joint: String },
     #[error("joint `{joint}` has no degree of freedom in the multibody")]
     NoDof { joint: String },
+    #[error(
+        "the extra joint between links `{}` and `{}` joins two links welded into one rigid body: it has nothing to close",
+        links[0],
+        links[1]
+    )]
+    LoopInOneRigidBody { links: [String; 2] },
     /// rapier lost something it was just given (defensive).
     #[error("{0}")]
     Internal(String),

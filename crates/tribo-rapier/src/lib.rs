@@ -131,6 +131,7 @@ mod convert;
 mod error;
 mod host;
 mod layout;
+mod loops;
 mod mass;
 mod materials_hook;
 mod options;

@@ -7,6 +7,7 @@
 //! - Mass properties come from the links (mass, centre of mass, full inertia tensor, diagonalised
 //!   by `MassProperties::with_inertia_matrix`); colliders have density 0 and add nothing.
 //! - Each collider carries its link in `user_data` and asks for the material hook.
+//! - Extra joints (closed loops) become impulse joints between their links' bodies (loops.rs).
 
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 use rapier3d_f64::math::Matrix;
@@ -265,6 +266,7 @@ fn build_body(
         }
         initialise_multibody(physics, scene_body, &slots, root_type, options)?;
     }
+    crate::loops::close_loops(physics, &scene_body.model, &slots)?;
 
     Ok(BodySlots {
         root,
@@ -384,7 +386,7 @@ fn unit_axis(axis: &Vector3<f64>) -> Option<Vector3<f64>> {
 }
 
 /// The smallest rotation taking +X to the unit vector `axis`.
-fn x_to(axis: &Vector3<f64>) -> UnitQuaternion<f64> {
+pub(crate) fn x_to(axis: &Vector3<f64>) -> UnitQuaternion<f64> {
     UnitQuaternion::rotation_between(&Vector3::x(), axis)
         .unwrap_or_else(|| UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::PI))
 }

@@ -53,8 +53,9 @@ fn read_extra_joint(node: &Node, unit: AngleUnit, links: &[Link]) -> Result<Extr
                 did_you_mean(type_name, KINDS.iter().map(|(n, _)| *n))
             ))
         })?;
+    // Choreonoid's ExtraJoint axis defaults to +X (ExtraJoint.h).
     let axis = match f.get_value(&["axis", "jointAxis"]) {
-        None => Vector3::z(),
+        None => Vector3::x(),
         Some(axis_node) => {
             let axis = Vector3::from(axis_node.as_vec3()?);
             let norm = axis.norm();

@@ -104,7 +104,8 @@ fn build_body(
                 first.location.clone(),
                 format!(
                     "body `{}` closes {} kinematic loop(s) with extra_joints (the first: a {} joint between `{}` and \
-                     `{}`); tribo's engines have no loop-closure constraints, so runs refuse this body",
+                     `{}`): the `rapier` engine closes them; `pgs` (and `cslc` on it) has no loop-closure \
+                     constraints and refuses this body",
                     body.name,
                     own.len(),
                     first.kind.name(),
