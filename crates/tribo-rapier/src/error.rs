@@ -30,6 +30,20 @@ pub(crate) enum BodyError {
         links[1]
     )]
     LoopInOneRigidBody { links: [String; 2] },
+    #[error(
+        "the extra joint between links `{}` and `{}` ({at}) is open by {:.1} mm in the initial pose (at most {} mm): \
+         set the initial joint positions so that the loop closes, or correct the joint's points \
+         (`translation_in_link1`/`link1LocalPos`, `translation_in_link2`/`link2LocalPos`)",
+        links[0],
+        links[1],
+        opening * 1e3,
+        crate::loops::MAX_OPENING * 1e3
+    )]
+    OpenLoop {
+        links: [String; 2],
+        opening: f64,
+        at: String,
+    },
     /// rapier lost something it was just given (defensive).
     #[error("{0}")]
     Internal(String),

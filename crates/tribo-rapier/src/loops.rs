@@ -7,6 +7,13 @@
 //! it free, a piston sliding along and rotating about it, a ball every rotation, and a fixed joint
 //! nothing; the frames' origins are kept together, as Choreonoid's constraint solver keeps the
 //! two joint points together (`ConstraintForceSolver.cpp`).
+//!
+//! A loop must be closed in the initial pose: joint points more than [`MAX_OPENING`] apart are
+//! refused. A loop that starts open is either pulled shut at once by the stiff joint (a jolt no
+//! physical machine gives) or cannot close at all — Choreonoid's `DoubleArmV7-Upper.body` hand
+//! loops start 6.5 mm apart along their hinge axes, which no joint of that planar tree can move,
+//! and the run diverges within a few steps (`ClosedLinkSample.body` starts 40 mm apart the same
+//! way). Initial joint positions that close the loop, or joint points that meet, are the fix.
 
 use rapier3d_f64::prelude::{GenericJointBuilder, JointAxesMask, PhysicsWorld};
 use tribo_model::{Body, ExtraJointKind};
@@ -14,6 +21,9 @@ use tribo_model::{Body, ExtraJointKind};
 use crate::convert;
 use crate::error::BodyError;
 use crate::world_build::{x_to, LinkSlot};
+
+/// The largest distance between an extra joint's two points in the initial pose, m.
+pub(crate) const MAX_OPENING: f64 = 1e-3;
 
 fn locked_axes(kind: ExtraJointKind) -> JointAxesMask {
     match kind {
@@ -49,6 +59,22 @@ pub(crate) fn close_loops(physics: &mut PhysicsWorld, body: &Body, slots: &[Link
         let x_to_axis = x_to(&joint.axis);
         let frame1 = a.link_in_body * joint.frames[0] * x_to_axis;
         let frame2 = b.link_in_body * joint.frames[1] * x_to_axis;
+        let world = |handle| {
+            physics
+                .bodies
+                .get(handle)
+                .map(|b| convert::isometry(b.position()))
+                .ok_or_else(|| BodyError::Internal(format!("the body of link `{}` is missing", joint.links[0])))
+        };
+        let opening =
+            ((world(a.body)? * frame1).translation.vector - (world(b.body)? * frame2).translation.vector).norm();
+        if opening > MAX_OPENING {
+            return Err(BodyError::OpenLoop {
+                links: joint.links.clone(),
+                opening,
+                at: joint.location.to_string(),
+            });
+        }
         let generic = GenericJointBuilder::new(locked_axes(joint.kind))
             .local_frame1(convert::pose(&frame1))
             .local_frame2(convert::pose(&frame2))

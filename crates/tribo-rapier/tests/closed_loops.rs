@@ -2,7 +2,7 @@
 //! linkage keeps its shape and swings with the period of its one degree of freedom.
 
 use nalgebra::{Isometry3, Vector3};
-use tribo_engine::Scene;
+use tribo_engine::{EngineFactory, EngineOptions, Scene};
 use tribo_model::{ExtraJoint, ExtraJointKind, Geometry, JointKind};
 use tribo_rapier::RapierFactory;
 use tribo_testkit::*;
@@ -20,6 +20,11 @@ const COUPLER_MASS: f64 = 0.5;
 /// at the far end, the coupler hinged at the crank's end and, with `closed`, pinned at its other
 /// end to the rocker's end by a hinge extra joint. Starts at angle `q0` (a consistent pose).
 fn four_bar(q0: f64, closed: bool) -> std::sync::Arc<Scene> {
+    four_bar_at(q0, -q0, closed)
+}
+
+/// [`four_bar`] with the coupler's joint at `coupler_q` (−q0 closes the parallelogram).
+fn four_bar_at(q0: f64, coupler_q: f64, closed: bool) -> std::sync::Arc<Scene> {
     let table = pair_table(0.5, 0.5, 0.0);
     let base = fixed_base();
     let hanging = |name: &str, parent: usize, x: f64| {
@@ -65,7 +70,7 @@ fn four_bar(q0: f64, closed: bool) -> std::sync::Arc<Scene> {
         });
     }
     let mut placed = place("four_bar", model, Isometry3::translation(0.0, 0.0, 2.0), true, &table);
-    placed.initial_positions = vec![0.0, q0, -q0, q0];
+    placed.initial_positions = vec![0.0, q0, coupler_q, q0];
     scene(vec![placed], table)
 }
 
@@ -134,4 +139,26 @@ fn without_the_extra_joint_the_same_tree_falls_apart() {
     eprintln!("open: |rocker − crank| ≤ {gap:.2e} rad, coupler tilt ≤ {tilt:.2e} rad");
     assert!(tilt > 0.5, "the free coupler falls: {tilt}");
     assert!(gap > 0.1, "the rocker swings on its own: {gap}");
+}
+
+#[test]
+fn a_loop_that_starts_open_is_refused_with_its_opening() {
+    // The coupler left level while crank and rocker turn by q0: its far end misses the rocker's
+    // by BAR · 2 sin(q0/2) = 30.0 mm.
+    let q0: f64 = 0.05;
+    let opening_mm = BAR * 2.0 * (q0 / 2.0).sin() * 1e3;
+    let scene = four_bar_at(q0, 0.0, true);
+    let error = RapierFactory
+        .build(&scene, &EngineOptions::none())
+        .err()
+        .expect("an open loop is refused");
+    let text = error.to_string();
+    assert!(
+        text.contains(&format!(
+            "the extra joint between links `coupler` and `rocker` (four_bar) is open by {opening_mm:.1} mm in the \
+             initial pose (at most 1 mm)"
+        )),
+        "{text}"
+    );
+    assert!((opening_mm - 30.0).abs() < 0.05, "{opening_mm}");
 }
