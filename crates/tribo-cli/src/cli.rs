@@ -14,7 +14,9 @@ use clap::{Args, Parser, Subcommand};
         tribo sweep samples/ball/ball.yaml --param drop_height=0.5,1,1.5 --out out/ball-sweep\n  \
         tribo run samples/incline/incline.yaml --set angle_deg=30 --out out/incline\n  \
         tribo materials share/default/materials.yaml --pair Ground Ball\n  \
-        tribo check model.body"
+        tribo check model.body\n  \
+        tribo import share/choreonoid/SR1WalkSlippy.cnoid --share share/choreonoid --out sr1-walk\n  \
+        tribo import share/choreonoid/model/SR1.urdf --out sr1"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -70,6 +72,20 @@ pub enum Command {
         tribo gait --out samples/slippy-walker/walk.seq\n  \
         tribo gait share/model/walker.body --steps 4 --step-length 0.1 --json")]
     Gait(crate::gait::GaitArgs),
+    /// Write a Choreonoid project (.cnoid) or a URDF robot (.urdf) as a tribo project directory
+    /// that runs the same
+    #[command(after_help = "Examples:\n  \
+        tribo import share/choreonoid/SR1WalkSlippy.cnoid --share share/choreonoid --out sr1-walk\n  \
+        tribo run sr1-walk/project.yaml --engine pgs\n  \
+        tribo import share/choreonoid/model/SR1.urdf --out sr1\n  \
+        tribo import robot.urdf --out robot --force   (write into a directory that has files)\n\n\
+        From a .cnoid: DIR/project.yaml holds the bodies, poses, joint positions, material tables,\n\
+        controller, time step, duration and metrics tribo reads from it; the .body, .seq, material\n\
+        and mesh files it names are copied into DIR with their layout and the licence found beside\n\
+        them. From a .urdf: DIR/ROBOT.body is the robot in Choreonoid's body format (meshes copied\n\
+        beside it) and DIR/project.yaml stands it on tribo's floor. What the source holds that the\n\
+        project cannot is printed as a note.")]
+    Import(crate::import::ImportArgs),
 }
 
 #[derive(Args)]

@@ -9,6 +9,7 @@ mod engines;
 mod failure;
 mod fingerprint;
 mod gait;
+mod import;
 mod materials;
 mod merge;
 mod output;
@@ -37,6 +38,7 @@ fn main() {
         Command::Compare(args) => compare::execute(&args),
         Command::Sweep(args) => sweep::execute(&args),
         Command::Gait(args) => gait::execute(&args),
+        Command::Import(args) => import::execute(&args),
     };
     if let Err(failure) = result {
         eprintln!("{}", failure.message);

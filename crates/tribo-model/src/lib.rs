@@ -7,6 +7,8 @@
 //! - [`load_mjcf`] / [`parse_mjcf`]: MuJoCo MJCF models (`.xml`), their geoms' friction as a
 //!   material table ([`MjcfModel`]).
 //! - [`BodySummary`]: what `tribo check` prints about a body.
+//! - [`write_body`] / [`write_body_with`]: a `Body` written back as a `.body` file that loads to
+//!   the same model (`tribo import`).
 
 mod body;
 mod body_file;
@@ -22,6 +24,7 @@ mod solid;
 mod summary;
 mod urdf;
 mod validate;
+mod write_body;
 
 pub use body::{Body, Geometry, Joint, JointKind, Link, Shape, DEFAULT_MATERIAL};
 pub use body_file::{load_body, parse_body, read_project_pad};
@@ -34,5 +37,6 @@ pub use motion::{JointMotion, ZmpSeq};
 pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};
-pub use urdf::{load_urdf, parse_urdf};
+pub use urdf::{load_urdf, parse_urdf, without_visuals as urdf_without_visuals};
 pub use validate::{rigid_groups, validate, RigidGroups};
+pub use write_body::{write_body, write_body_with, BodyFile, BodyFileOptions, MeshResource};

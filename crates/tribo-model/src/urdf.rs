@@ -119,7 +119,7 @@ pub fn parse_urdf(text: &str, file_name: &str) -> Result<Body, Error> {
 /// The text with its `<visual>` elements cut out: tribo collides `<collision>` geometry only, and
 /// the parser would otherwise refuse details of visuals no engine reads (a `<material>` without
 /// a name, as Choreonoid's SR1.urdf has).
-fn without_visuals(text: &str) -> String {
+pub fn without_visuals(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("<visual") {

@@ -5,12 +5,14 @@
 //! against the models and the merged material table and yields an immutable [`Scene`] (what the
 //! engines consume) plus the run's specs (what the runner consumes). Numbers may be formulas of
 //! the parameters ([`expr`]); text may use `${SHARE}`, `${PROJECT_DIR}` and `${parameter}`.
+//! [`import`] writes a `.cnoid` project or a URDF robot as a project directory (`tribo import`).
 
 mod bodies;
 mod cnoid;
 mod code;
 mod controllers;
 pub mod expr;
+pub mod import;
 mod metrics;
 mod pads;
 mod params;

@@ -15,10 +15,13 @@
 //! - [`Fields`], a mapping reader that remembers which keys were read so the rest can be kept as
 //!   engine-specific extras or reported as unknown with the closest known key ([`closest`]);
 //! - [`from_node`]: `#[derive(Deserialize)]` types read from a tree with the same located errors
-//!   ([`from_node_with`] and [`ScalarContext`] for formulas and variables, [`Located`] values).
+//!   ([`from_node_with`] and [`ScalarContext`] for formulas and variables, [`Located`] values);
+//! - [`flow_scalar_lists`]: the YAML tribo writes (serde_yaml's, one list item per line) with its
+//!   lists of numbers and words on one line, as people write them.
 
 mod alias_budget;
 mod builder;
+mod compact;
 mod de;
 mod error;
 mod fields;
@@ -29,6 +32,7 @@ mod node;
 mod suggest;
 
 pub use alias_budget::{ALIAS_NODES_FLOOR, ALIAS_NODES_PER_WRITTEN_NODE};
+pub use compact::flow_scalar_lists;
 pub use de::{from_node, from_node_with, DeError, Located, Plain, ScalarContext, UnknownKeys};
 pub use error::{Diagnostic, Error, Location, Severity};
 pub use fields::Fields;

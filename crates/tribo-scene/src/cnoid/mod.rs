@@ -23,7 +23,7 @@
 mod body;
 mod controller;
 mod materials;
-mod metrics;
+pub(crate) mod metrics;
 mod names;
 mod paths;
 mod pose;
@@ -44,6 +44,22 @@ pub fn is_cnoid(path: &Path) -> bool {
 
 /// Load a `.cnoid` project.
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Project, Diagnostic> {
+    translate(path, options).map(|t| t.project)
+}
+
+/// A `.cnoid` project as tribo reads it: the tribo project tree it translates into and the loaded
+/// project (whose duration and metrics are set after loading the tree, see [`finish`]).
+pub struct Translation {
+    /// The tribo project tree (paths to the files found, absolute).
+    pub node: Node,
+    pub project: Project,
+    /// The simulator item the run follows, if any, and every simulator item's name.
+    pub simulator: Option<String>,
+    pub simulators: Vec<String>,
+}
+
+/// Read a `.cnoid` project into its tribo project tree and load that.
+pub fn translate(path: &Path, options: &LoadOptions) -> Result<Translation, Diagnostic> {
     let tribo_yaml::Document { root, warnings } = tribo_yaml::parse_file_with_warnings(path)?;
     let project_dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -81,7 +97,12 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Project, Diagnostic> {
     warnings.sort_by_key(|w| (w.location.line, w.location.col));
     warnings.append(&mut project.warnings);
     project.warnings = warnings;
-    Ok(project)
+    Ok(Translation {
+        node,
+        project,
+        simulator: sim.name.clone(),
+        simulators: sim.choices.clone(),
+    })
 }
 
 /// The tribo project tree the `.cnoid` stands for.
