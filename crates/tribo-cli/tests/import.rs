@@ -1,3 +1,4 @@
+#![allow(clippy::panic)]
 //! `tribo import`: a Choreonoid project and a URDF robot written as tribo project directories that
 //! run the same as their sources, and the command's input errors.
 
@@ -40,11 +41,19 @@ fn an_imported_cnoid_project_runs_as_the_cnoid() {
     let o = tribo(&["import", CNOID, "--share", SHARE, "--out", out.to_str().expect("utf-8")]);
     assert!(o.status.success(), "{}", stderr(&o));
     let printed = stdout(&o);
-    assert!(printed.contains(&format!("run it with: tribo run {}", out.join("project.yaml").display())), "{printed}");
+    assert!(
+        printed.contains(&format!(
+            "run it with: tribo run {}",
+            out.join("project.yaml").display()
+        )),
+        "{printed}"
+    );
     // The notes: the simulator chosen among the project's eight, the run's length.
     let notes = stderr(&o);
     assert!(
-        notes.contains("note: SR1WalkSlippy.cnoid has 8 simulator items; the project holds the settings of `AISTSimulator`"),
+        notes.contains(
+            "note: SR1WalkSlippy.cnoid has 8 simulator items; the project holds the settings of `AISTSimulator`"
+        ),
         "{notes}"
     );
     for rel in [
@@ -54,7 +63,11 @@ fn an_imported_cnoid_project_runs_as_the_cnoid() {
         "materials/SlippyMaterialSet.yaml",
         "LICENSE",
     ] {
-        assert_eq!(text(&out.join(rel)), text(&Path::new(SHARE).join(rel)), "{rel} is a copy");
+        assert_eq!(
+            text(&out.join(rel)),
+            text(&Path::new(SHARE).join(rel)),
+            "{rel} is a copy"
+        );
     }
     assert_eq!(
         text(&out.join("default/materials.yaml")),
@@ -62,12 +75,18 @@ fn an_imported_cnoid_project_runs_as_the_cnoid() {
     );
     assert!(out.join("default/LICENSE-choreonoid.txt").is_file());
     let project_yaml = text(&out.join("project.yaml"));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("root");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("root");
     assert!(
         !project_yaml.contains(root.to_str().expect("utf-8")) && !project_yaml.contains(": /"),
         "absolute paths:\n{project_yaml}"
     );
-    assert!(project_yaml.contains("joint_positions: [rad(0), rad(-2.1), rad(0), rad(4.50001)"), "{project_yaml}");
+    assert!(
+        project_yaml.contains("joint_positions: [rad(0), rad(-2.1), rad(0), rad(4.50001)"),
+        "{project_yaml}"
+    );
 
     let project = out.join("project.yaml");
     let (imported, imported_steps) = run_pgs(project.to_str().expect("utf-8"), "1");
@@ -79,12 +98,26 @@ fn an_imported_cnoid_project_runs_as_the_cnoid() {
     let names: Vec<&String> = imported.as_object().expect("metrics").keys().collect();
     assert_eq!(
         names,
-        ["forward_progress", "lateral_drift", "fell", "max_tilt", "max_yaw", "foot_slip"]
+        [
+            "forward_progress",
+            "lateral_drift",
+            "fell",
+            "max_tilt",
+            "max_yaw",
+            "foot_slip"
+        ]
     );
     // `check` sees the same project: name, bodies, time step and the duration of the pattern.
     let a = json(&tribo(&["check", project.to_str().expect("utf-8"), "--json"]));
     let b = json(&tribo(&["check", CNOID, "--share", SHARE, "--json"]));
-    for key in ["name", "time_step_s", "duration_s", "controllers", "bodies", "materials"] {
+    for key in [
+        "name",
+        "time_step_s",
+        "duration_s",
+        "controllers",
+        "bodies",
+        "materials",
+    ] {
         assert_eq!(a[key], b[key], "{key}");
     }
 }
@@ -105,11 +138,21 @@ fn an_imported_urdf_robot_runs_as_the_urdf() {
     assert!(notes.contains("no controller drives `SR1`"), "{notes}");
     let project_yaml = text(&out.join("project.yaml"));
     assert!(project_yaml.contains("  model: SR1.body\n"), "{project_yaml}");
-    assert!(project_yaml.contains("  model: ${SHARE}/model/floor.body\n"), "{project_yaml}");
+    assert!(
+        project_yaml.contains("  model: ${SHARE}/model/floor.body\n"),
+        "{project_yaml}"
+    );
     assert!(project_yaml.contains("- default/materials.yaml\n"), "{project_yaml}");
-    assert!(out.join("LICENSE").is_file(), "Choreonoid's licence comes with its robot");
+    assert!(
+        out.join("LICENSE").is_file(),
+        "Choreonoid's licence comes with its robot"
+    );
     // The same project with the URDF in place of the written body file.
-    let urdf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(URDF).canonicalize().expect("SR1.urdf");
+    let urdf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(URDF)
+        .canonicalize()
+        .expect("SR1.urdf");
     let direct = out.join("direct.yaml");
     let replaced = project_yaml.replace("  model: SR1.body\n", &format!("  model: {}\n", urdf.display()));
     assert_ne!(replaced, project_yaml);
@@ -119,7 +162,10 @@ fn an_imported_urdf_robot_runs_as_the_urdf() {
     let (original, _) = run_pgs(direct.to_str().expect("utf-8"), "0.5");
     assert_eq!(steps, 500);
     assert_eq!(imported, original);
-    assert!(imported["height_change"]["value"].as_f64().is_some_and(|h| h < 0.0), "{imported}");
+    assert!(
+        imported["height_change"]["value"].as_f64().is_some_and(|h| h < 0.0),
+        "{imported}"
+    );
 }
 
 #[test]
@@ -133,7 +179,12 @@ fn a_missing_source_is_named() {
 #[test]
 fn an_unsupported_source_names_the_supported_kinds() {
     let out = temp_dir("import", "kind");
-    let o = tribo(&["import", "samples/ball/ball.yaml", "--out", out.to_str().expect("utf-8")]);
+    let o = tribo(&[
+        "import",
+        "samples/ball/ball.yaml",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         stderr(&o).trim(),
@@ -159,4 +210,24 @@ fn a_directory_with_files_is_refused_without_force() {
     assert_eq!(v["written"], serde_json::json!(["SR1.body", "project.yaml"]));
     assert!(out.join("project.yaml").is_file());
     assert_eq!(text(&out.join("notes.txt")), "mine");
+}
+
+#[test]
+fn the_help_shows_how_to_import() {
+    let o = tribo(&["--help"]);
+    assert!(
+        stdout(&o)
+            .contains("tribo import share/choreonoid/SR1WalkSlippy.cnoid --share share/choreonoid --out sr1-walk"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tribo(&["import", "--help"]);
+    let help = stdout(&o);
+    for wanted in [
+        "--out <DIR>",
+        "--force",
+        "tribo import share/choreonoid/model/SR1.urdf --out sr1",
+    ] {
+        assert!(help.contains(wanted), "{wanted}\n{help}");
+    }
 }

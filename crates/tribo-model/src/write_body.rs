@@ -86,7 +86,11 @@ pub fn write_body_with(body: &Body, options: &BodyFileOptions) -> Result<BodyFil
     let mut unread: BTreeMap<usize, Vec<&MeshResource>> = BTreeMap::new();
     for r in &options.resources {
         if r.link >= body.links.len() {
-            return Err(format!("a mesh resource names link {}, but the body has {} links", r.link, body.links.len()));
+            return Err(format!(
+                "a mesh resource names link {}, but the body has {} links",
+                r.link,
+                body.links.len()
+            ));
         }
         match r.shape {
             Some(shape) => {
@@ -119,7 +123,11 @@ pub fn write_body_with(body: &Body, options: &BodyFileOptions) -> Result<BodyFil
     top.insert("root_link".into(), body.root().name.clone().into());
     top.insert("links".into(), Value::Sequence(links));
     let yaml = serde_yaml::to_string(&Value::Mapping(top)).map_err(|e| format!("cannot write YAML: {e}"))?;
-    let mut text: String = options.comment.iter().map(|line| format!("# {line}\n").replace("# \n", "#\n")).collect();
+    let mut text: String = options
+        .comment
+        .iter()
+        .map(|line| format!("# {line}\n").replace("# \n", "#\n"))
+        .collect();
     text.push_str(&tribo_yaml::flow_scalar_lists(&yaml));
     Ok(BodyFile { text, notes })
 }
@@ -153,7 +161,10 @@ fn link_value(
     let revolute = joint.kind == JointKind::Revolute;
     let position = |v: f64| if revolute { degrees(v) } else { number(v) };
     if joint.range != [f64::NEG_INFINITY, f64::INFINITY] {
-        m.insert("joint_range".into(), Value::Sequence(joint.range.iter().map(|&v| limit(v, position)).collect()));
+        m.insert(
+            "joint_range".into(),
+            Value::Sequence(joint.range.iter().map(|&v| limit(v, position)).collect()),
+        );
     }
     let [low, high] = joint.velocity_range;
     if [low, high] != [f64::NEG_INFINITY, f64::INFINITY] {
@@ -439,7 +450,9 @@ fn shape_value(shape: &Shape, resource: Option<&MeshResource>) -> Value {
         Geometry::Sphere { radius } => {
             g.insert("radius".into(), number(*radius));
         }
-        Geometry::Cylinder { radius, height } | Geometry::Capsule { radius, height } | Geometry::Cone { radius, height } => {
+        Geometry::Cylinder { radius, height }
+        | Geometry::Capsule { radius, height }
+        | Geometry::Cone { radius, height } => {
             g.insert("radius".into(), number(*radius));
             g.insert("height".into(), number(*height));
         }

@@ -1,3 +1,4 @@
+#![allow(clippy::panic)]
 //! `write_body`: a model written as a `.body` file loads back to the same model — every link's
 //! name, parent, offset, joint (type, name, id, axis, range, limits, armature, initial position),
 //! mass, centre of mass, inertia, material, collision shapes and pad — for the bodies tribo ships
@@ -51,7 +52,11 @@ fn geometry_difference(a: &Geometry, b: &Geometry) -> Option<f64> {
             if x.triangles != y.triangles || x.collision != y.collision || x.vertices.len() != y.vertices.len() {
                 return None;
             }
-            x.vertices.iter().zip(&y.vertices).map(|(p, q)| (p - q).amax()).fold(0.0, f64::max)
+            x.vertices
+                .iter()
+                .zip(&y.vertices)
+                .map(|(p, q)| (p - q).amax())
+                .fold(0.0, f64::max)
         }
         _ => return None,
     })
@@ -72,7 +77,10 @@ fn differences(a: &Body, b: &Body) -> Vec<(String, f64)> {
     add("joint ids".into(), structural(a.joints_by_id == b.joints_by_id));
     for (x, y) in a.links.iter().zip(&b.links) {
         let l = &x.name;
-        add(format!("{l}: name, parent, children"), structural(x.name == y.name && x.parent == y.parent && x.children == y.children));
+        add(
+            format!("{l}: name, parent, children"),
+            structural(x.name == y.name && x.parent == y.parent && x.children == y.children),
+        );
         link_differences(x, y, &mut add, &structural);
     }
     out
@@ -81,25 +89,49 @@ fn differences(a: &Body, b: &Body) -> Vec<(String, f64)> {
 fn link_differences(x: &Link, y: &Link, add: &mut impl FnMut(String, f64), structural: &impl Fn(bool) -> f64) {
     let l = &x.name;
     let (j, k) = (&x.joint, &y.joint);
-    add(format!("{l}: joint kind, name, id"), structural(j.kind == k.kind && j.name == k.name && j.id == k.id));
+    add(
+        format!("{l}: joint kind, name, id"),
+        structural(j.kind == k.kind && j.name == k.name && j.id == k.id),
+    );
     add(format!("{l}: joint axis"), (j.axis - k.axis).amax());
     add(format!("{l}: joint range"), range_difference(j.range, k.range));
-    add(format!("{l}: velocity range"), range_difference(j.velocity_range, k.velocity_range));
-    add(format!("{l}: max effort"), range_difference([j.max_effort; 2], [k.max_effort; 2]));
-    add(format!("{l}: initial position"), (j.initial_position - k.initial_position).abs());
+    add(
+        format!("{l}: velocity range"),
+        range_difference(j.velocity_range, k.velocity_range),
+    );
+    add(
+        format!("{l}: max effort"),
+        range_difference([j.max_effort; 2], [k.max_effort; 2]),
+    );
+    add(
+        format!("{l}: initial position"),
+        (j.initial_position - k.initial_position).abs(),
+    );
     add(format!("{l}: armature"), (j.armature - k.armature).abs());
     add(format!("{l}: offset"), pose_difference(&x.offset, &y.offset));
     add(format!("{l}: mass"), (x.mass - y.mass).abs());
-    add(format!("{l}: centre of mass"), (x.center_of_mass - y.center_of_mass).amax());
+    add(
+        format!("{l}: centre of mass"),
+        (x.center_of_mass - y.center_of_mass).amax(),
+    );
     add(format!("{l}: inertia"), (x.inertia - y.inertia).amax());
     add(format!("{l}: material"), structural(x.material == y.material));
-    add(format!("{l}: shape count"), structural(x.shapes.len() == y.shapes.len()));
+    add(
+        format!("{l}: shape count"),
+        structural(x.shapes.len() == y.shapes.len()),
+    );
     for (s, (p, q)) in x.shapes.iter().zip(&y.shapes).enumerate() {
-        add(format!("{l}: shape {s} geometry"), geometry_difference(&p.geometry, &q.geometry).unwrap_or(f64::INFINITY));
+        add(
+            format!("{l}: shape {s} geometry"),
+            geometry_difference(&p.geometry, &q.geometry).unwrap_or(f64::INFINITY),
+        );
         add(format!("{l}: shape {s} pose"), pose_difference(&p.pose, &q.pose));
         add(format!("{l}: shape {s} colour"), structural(p.color == q.color));
     }
-    add(format!("{l}: uncollided"), structural(x.uncollided.len() == y.uncollided.len()));
+    add(
+        format!("{l}: uncollided"),
+        structural(x.uncollided.len() == y.uncollided.len()),
+    );
     add(format!("{l}: pads"), structural(x.pads.len() == y.pads.len()));
     for (p, q) in x.pads.iter().zip(&y.pads) {
         add(format!("{l}: pad shape"), structural(p.shape == q.shape));
@@ -159,7 +191,11 @@ fn sr1_from_its_urdf_round_trips() {
     let diff = differences(&body, &back);
     // Only the cylinders' roll-pitch-yaw rotations and some centres of mass, by an ulp.
     assert!(unexplained(&diff).is_empty(), "{:?}\n{text}", unexplained(&diff));
-    assert!(diff.iter().all(|(w, _)| w.ends_with("shape 0 pose") || w.ends_with("centre of mass")), "{diff:?}");
+    assert!(
+        diff.iter()
+            .all(|(w, _)| w.ends_with("shape 0 pose") || w.ends_with("centre of mass")),
+        "{diff:?}"
+    );
     // Joint limits written in degrees read back as the URDF's radians, bit for bit.
     for (a, b) in body.links.iter().zip(&back.links) {
         assert_eq!(a.joint.range, b.joint.range, "{}", a.name);
@@ -231,7 +267,12 @@ fn every_key_round_trips() {
     assert!(notes.is_empty(), "{notes:?}");
     let diff = differences(&body, &back);
     // The mesh's vertices go through its shape's offset when loaded: x + 0.5 − 0.5.
-    assert!(unexplained(&diff).iter().all(|(w, d)| w == "slider: shape 2 geometry" && *d < 1e-15), "{diff:?}\n{text}");
+    assert!(
+        unexplained(&diff)
+            .iter()
+            .all(|(w, d)| w == "slider: shape 2 geometry" && *d < 1e-15),
+        "{diff:?}\n{text}"
+    );
     assert!(text.contains("  joint_range: [-45.0, unlimited]\n"), "{text}");
 }
 
@@ -248,13 +289,12 @@ fn what_a_body_file_cannot_hold_is_a_note() {
     let written = write_body(&body).expect("writes");
     let notes = written.notes.join("\n");
     assert!(notes.contains("link `arm` has 2 pads"), "{notes}");
-    assert!(notes.contains("link `base` has no mass but a centre of mass or inertia"), "{notes}");
-    assert!(notes.contains("link `slider`: geometry without a collision shape is not written (a Collada mesh)"), "{notes}");
-}
-
-#[test]
-#[ignore]
-fn print_walker() {
-    let body = load_model(&share("model/walker.body")).expect("x");
-    println!("{}", write_body(&body).expect("w").text);
+    assert!(
+        notes.contains("link `base` has no mass but a centre of mass or inertia"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("link `slider`: geometry without a collision shape is not written (a Collada mesh)"),
+        "{notes}"
+    );
 }

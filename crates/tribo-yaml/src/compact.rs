@@ -64,7 +64,8 @@ fn is_simple_scalar(s: &str) -> bool {
     }
     !s.is_empty()
         && s != "-"
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '+' | '-' | '(' | ')'))
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '+' | '-' | '(' | ')'))
 }
 
 /// `KEY: [a, b, …]`, wrapped with continuation lines two columns under the key.

@@ -23,18 +23,23 @@ pub fn import(path: &Path, options: &LoadOptions) -> Result<Import, Diagnostic> 
     let translation = crate::cnoid::translate(path, options)?;
     let project = &translation.project;
     let located = |message: String| Diagnostic::error(tribo_yaml::Location::file(path.display().to_string()), message);
-    let project_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let project_dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let builtin = default_share_dir();
     let mut files = Files::new(&[project_dir, &options.share_dir, &builtin]);
 
     let tree = translation.node.as_map()?;
     let mut top = Mapping::new();
     top.insert(text("name"), text(project.name.clone()));
-    let file_name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let file_name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let description = match &translation.simulator {
-        Some(sim) => format!(
-            "Imported from the Choreonoid project {file_name} (simulator item `{sim}`) by `tribo import`."
-        ),
+        Some(sim) => {
+            format!("Imported from the Choreonoid project {file_name} (simulator item `{sim}`) by `tribo import`.")
+        }
         None => format!("Imported from the Choreonoid project {file_name} by `tribo import`."),
     };
     top.insert(text("description"), text(description));
@@ -187,7 +192,11 @@ fn in_degrees(value: &mut Value) {
     let (mut up, mut down) = (start, start);
     for _ in 0..8 {
         up = f64::from_bits(if up >= 0.0 { up.to_bits() + 1 } else { up.to_bits() - 1 });
-        down = -f64::from_bits(if -down >= 0.0 { (-down).to_bits() + 1 } else { (-down).to_bits() - 1 });
+        down = -f64::from_bits(if -down >= 0.0 {
+            (-down).to_bits() + 1
+        } else {
+            (-down).to_bits() - 1
+        });
         candidates.extend([up, down]);
     }
     let exact = candidates

@@ -98,8 +98,14 @@ impl Files {
         if !self.copies.contains_key(wanted) {
             return wanted.to_path_buf();
         }
-        let stem = wanted.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let ext = wanted.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+        let stem = wanted
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let ext = wanted
+            .extension()
+            .map(|e| format!(".{}", e.to_string_lossy()))
+            .unwrap_or_default();
         (2..)
             .map(|n| wanted.with_file_name(format!("{stem}-{n}{ext}")))
             .find(|p| !self.copies.contains_key(p))
@@ -153,7 +159,10 @@ fn licence_in(dir: &Path) -> Option<PathBuf> {
         .map(|e| e.path())
         .filter(|p| p.is_file())
         .filter(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_uppercase()).unwrap_or_default();
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_uppercase())
+                .unwrap_or_default();
             ["LICENSE", "LICENCE", "COPYING"].iter().any(|l| name.starts_with(l))
         })
         .collect();
@@ -223,7 +232,10 @@ mod tests {
 
     #[test]
     fn paths_are_normalised_inside_the_output_only() {
-        assert_eq!(normalise(Path::new("model/./meshes/../a.stl")), Some(PathBuf::from("model/a.stl")));
+        assert_eq!(
+            normalise(Path::new("model/./meshes/../a.stl")),
+            Some(PathBuf::from("model/a.stl"))
+        );
         assert_eq!(normalise(Path::new("model/../../a.stl")), None);
     }
 
@@ -232,19 +244,28 @@ mod tests {
         let share = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../share");
         let choreonoid = share.join("choreonoid");
         let mut files = Files::new(&[&share, &choreonoid]);
-        let rel = files.place(&choreonoid.join("model/SR1.body"), "model").expect("placed");
+        let rel = files
+            .place(&choreonoid.join("model/SR1.body"), "model")
+            .expect("placed");
         assert_eq!(rel, PathBuf::from("model/SR1.body"));
-        let rel = files.place(&share.join("default/materials.yaml"), "materials").expect("placed");
+        let rel = files
+            .place(&share.join("default/materials.yaml"), "materials")
+            .expect("placed");
         assert_eq!(rel, PathBuf::from("default/materials.yaml"));
         assert_eq!(
             files.licences,
-            [PathBuf::from("LICENSE"), PathBuf::from("default/LICENSE-choreonoid.txt")]
+            [
+                PathBuf::from("LICENSE"),
+                PathBuf::from("default/LICENSE-choreonoid.txt")
+            ]
         );
         // Another file of the same name under no root gets a free name.
         let rel = files.place(&share.join("model/floor.body"), "model").expect("placed");
         assert_eq!(rel, PathBuf::from("model/floor.body"));
         let mut other = Files::new(&[&choreonoid]);
-        other.place(&choreonoid.join("model/floor.body"), "model").expect("placed");
+        other
+            .place(&choreonoid.join("model/floor.body"), "model")
+            .expect("placed");
         let rel = other.place(&share.join("model/floor.body"), "model").expect("placed");
         assert_eq!(rel, PathBuf::from("model/floor-2.body"));
     }

@@ -2,20 +2,20 @@
 //! project directory that loads and runs the same, for users who move to tribo's own files and
 //! then edit them.
 //!
-//! - **`.cnoid`** ([`cnoid`]): `project.yaml` holds exactly what tribo's `.cnoid` loader derives
+//! - **`.cnoid`** (`import/cnoid.rs`): `project.yaml` holds exactly what tribo's `.cnoid` loader derives
 //!   — bodies with their initial poses and joint positions, the material tables, the controller
 //!   and its motion, time step, gravity, duration, contact settings and metrics — and the files
 //!   it names (`.body` models and the meshes they name, `.seq` motions, material tables) are
 //!   copied beside it in their relative layout, with the licence file found beside them
 //!   (Choreonoid's `LICENSE`).
-//! - **`.urdf`** ([`urdf`]): `ROBOT.body` is the robot's model in Choreonoid's body format
+//! - **`.urdf`** (`import/urdf.rs`): `ROBOT.body` is the robot's model in Choreonoid's body format
 //!   ([`tribo_model::write_body_with`]; collision meshes as `Resource` files copied beside it) and
 //!   `project.yaml` places the robot on tribo's floor with the default material table and
 //!   `link_materials` patterns for its links.
 //!
 //! Nothing is dropped silently: what the source holds that the written project cannot hold is in
 //! [`Import::notes`], and the warnings loading the source gives are in [`Import::warnings`].
-//! Project files are written with serde_yaml ([`yaml`]).
+//! Project files are written with serde_yaml (`import/yaml.rs`).
 
 mod cnoid;
 mod files;
@@ -74,7 +74,10 @@ pub fn import(path: &Path, options: &LoadOptions) -> Result<Import, Diagnostic> 
     };
     let known = extension.as_deref().filter(|e| SOURCES.iter().any(|(ext, _)| ext == e));
     let Some(extension) = known else {
-        let found = extension.map_or_else(|| "a file without an extension".to_string(), |e| format!("a `.{e}` file"));
+        let found = extension.map_or_else(
+            || "a file without an extension".to_string(),
+            |e| format!("a `.{e}` file"),
+        );
         return Err(Diagnostic::error(
             at,
             format!("tribo import reads {}, not {found}", supported()),

@@ -42,16 +42,24 @@ pub fn import(path: &Path, options: &LoadOptions) -> Result<Import, Diagnostic> 
     let body = tribo_model::load_urdf(path)?;
     let at = Location::file(path.display().to_string());
     let located = |message: String| Diagnostic::error(at.clone(), message);
-    let urdf_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let urdf_dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let share = default_share_dir();
     let mut files = Files::new(&[&options.share_dir, &share]);
     let mut notes = Vec::new();
 
     let model_file = PathBuf::from(format!("{}.body", file_stem(&body.name)));
     let resources = mesh_resources(path, &body, urdf_dir, &model_file, &mut files, &mut notes)?;
-    let file_name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let file_name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let comment = vec![
-        format!("The robot `{}` of {file_name}, written by `tribo import` in Choreonoid's body format.", body.name),
+        format!(
+            "The robot `{}` of {file_name}, written by `tribo import` in Choreonoid's body format.",
+            body.name
+        ),
         "Cylinders and capsules lie along their shape's y axis here (URDF's lie along z): each one's".to_string(),
         "rotation turns it onto the URDF's axis. Angles are in degrees.".to_string(),
     ];
@@ -78,7 +86,10 @@ pub fn import(path: &Path, options: &LoadOptions) -> Result<Import, Diagnostic> 
         let mut robot = map([
             ("name", text(body.name.clone())),
             ("model", text(model)),
-            ("translation", Value::Sequence(placement.translation.iter().map(|&v| number(v)).collect())),
+            (
+                "translation",
+                Value::Sequence(placement.translation.iter().map(|&v| number(v)).collect()),
+            ),
         ]);
         robot.insert(text("link_materials"), Value::Mapping(link_materials.clone()));
         Value::Mapping(robot)
@@ -87,7 +98,10 @@ pub fn import(path: &Path, options: &LoadOptions) -> Result<Import, Diagnostic> 
         ("name", text(floor_name)),
         ("model", text("${SHARE}/model/floor.body")),
         ("fixed", Value::Bool(true)),
-        ("translation", Value::Sequence(vec![number(0.0), number(0.0), number(-0.1)])),
+        (
+            "translation",
+            Value::Sequence(vec![number(0.0), number(0.0), number(-0.1)]),
+        ),
     ]));
     let top = |model: String, table: String, metrics: Vec<Value>| {
         let mut top = map([
@@ -169,7 +183,13 @@ pub fn import(path: &Path, options: &LoadOptions) -> Result<Import, Diagnostic> 
 fn file_stem(name: &str) -> String {
     let stem: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if stem.is_empty() || stem.starts_with('.') {
         format!("robot{stem}")
@@ -180,7 +200,10 @@ fn file_stem(name: &str) -> String {
 
 /// An absolute path as project text.
 fn path_text(path: &Path) -> String {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string()
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// The `Resource` each collision mesh of the URDF becomes, with its file placed: the URDF's
@@ -201,7 +224,9 @@ fn mesh_resources(
         .map_err(|e| Diagnostic::error(at.clone(), format!("not a valid URDF robot: {e}")))?;
     let mut out = Vec::new();
     for urdf_link in &robot.links {
-        let Some(link) = body.link_index(&urdf_link.name) else { continue };
+        let Some(link) = body.link_index(&urdf_link.name) else {
+            continue;
+        };
         let mut shape = 0;
         for collision in &urdf_link.collision {
             let urdf_rs::Geometry::Mesh { filename, scale } = &collision.geometry else {
@@ -209,7 +234,8 @@ fn mesh_resources(
                 continue;
             };
             let scale = scale.map(|s| Vector3::from(s.0));
-            let address = filename.starts_with("package://") || (filename.contains("://") && !filename.starts_with("file://"));
+            let address =
+                filename.starts_with("package://") || (filename.contains("://") && !filename.starts_with("file://"));
             if address {
                 notes.push(format!(
                     "link `{}`: the mesh `{filename}` is not a file tribo reads; {} names it as it is, and the link \
@@ -240,6 +266,16 @@ fn mesh_resources(
             files
                 .place_relative(&source, model_file, &uri)
                 .map_err(|e| Diagnostic::error(at.clone(), e))?;
+            if let Some(s) = scale.filter(|s| !(s.x == s.y && s.y == s.z && s.x > 0.0)) {
+                notes.push(format!(
+                    "link `{}`: the mesh `{uri}` is scaled by [{}, {}, {}]; loading {} warns that a scale that is not                      uniform leaves shapes unscaled, which holds for primitives only: the mesh is scaled",
+                    urdf_link.name,
+                    s.x,
+                    s.y,
+                    s.z,
+                    model_file.display()
+                ));
+            }
             out.push(MeshResource {
                 link,
                 shape: read.then_some(shape),
@@ -271,7 +307,9 @@ fn mesh_uri(local: &Path, source: &Path) -> String {
     } else {
         format!(
             "meshes/{}",
-            source.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            source
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
         )
     }
 }
@@ -392,16 +430,27 @@ mod tests {
     fn shapes_reach_down_along_their_axes() {
         let up = Isometry3::translation(0.0, 0.0, 1.0);
         let lying = up * Isometry3::rotation(Vector3::x() * std::f64::consts::FRAC_PI_2);
-        let cylinder = Geometry::Cylinder { radius: 0.1, height: 0.4 };
+        let cylinder = Geometry::Cylinder {
+            radius: 0.1,
+            height: 0.4,
+        };
         assert!((lowest_point(&cylinder, &up) - 0.8).abs() < 1e-15);
         assert!((lowest_point(&cylinder, &lying) - 0.9).abs() < 1e-15);
-        let capsule = Geometry::Capsule { radius: 0.1, height: 0.4 };
+        let capsule = Geometry::Capsule {
+            radius: 0.1,
+            height: 0.4,
+        };
         assert!((lowest_point(&capsule, &up) - 0.7).abs() < 1e-15);
-        let cone = Geometry::Cone { radius: 0.1, height: 0.4 };
+        let cone = Geometry::Cone {
+            radius: 0.1,
+            height: 0.4,
+        };
         assert!((lowest_point(&cone, &up) - 0.8).abs() < 1e-15);
         let upside_down = up * Isometry3::rotation(Vector3::x() * std::f64::consts::PI);
         assert!((lowest_point(&cone, &upside_down) - 0.8).abs() < 1e-12);
-        let b = Geometry::Box { size: Vector3::new(1.0, 2.0, 0.5) };
+        let b = Geometry::Box {
+            size: Vector3::new(1.0, 2.0, 0.5),
+        };
         assert!((lowest_point(&b, &up) - 0.75).abs() < 1e-15);
     }
 

@@ -110,7 +110,11 @@ pub fn metric_value(spec: &MetricSpec, scene: &Scene) -> Result<Value, String> {
             put("index", Value::Number((*index as u64).into()));
             "m"
         }
-        MetricKind::Displacement { link: l, window: w, axis } => {
+        MetricKind::Displacement {
+            link: l,
+            window: w,
+            axis,
+        } => {
             put("kind", text("displacement"));
             link(&mut put, l);
             put("axis", text(axis_name(*axis)));
@@ -191,7 +195,10 @@ pub fn metric_value(spec: &MetricSpec, scene: &Scene) -> Result<Value, String> {
         } => {
             put("kind", text("foot_slip"));
             put("body", body(feet.first().map_or(0, |f| f.body)));
-            put("links", Value::Sequence(feet.iter().map(|f| text(link_name(f))).collect()));
+            put(
+                "links",
+                Value::Sequence(feet.iter().map(|f| text(link_name(f))).collect()),
+            );
             put("reference_body", body(*ground));
             put("force_threshold", number(*force_threshold));
             "m"
@@ -251,7 +258,13 @@ pub fn project_text(comment: &[String], top: Mapping) -> Result<String, String> 
     let yaml = serde_yaml::to_string(&Value::Mapping(top)).map_err(|e| format!("cannot write YAML: {e}"))?;
     let mut out: String = comment
         .iter()
-        .map(|line| if line.is_empty() { "#\n".to_string() } else { format!("# {line}\n") })
+        .map(|line| {
+            if line.is_empty() {
+                "#\n".to_string()
+            } else {
+                format!("# {line}\n")
+            }
+        })
         .collect();
     out.push_str(&tribo_yaml::flow_scalar_lists(&yaml));
     Ok(out)
