@@ -238,17 +238,17 @@ fn put_mass(m: &mut Mapping, link: &Link, notes: &mut Vec<String>) {
             m.insert("center_of_mass".into(), numbers(com.as_slice()));
         }
         m.insert("inertia".into(), numbers(link.inertia.transpose().as_slice()));
-    } else if link.center_of_mass != Vector3::zeros() || link.inertia.iter().any(|&v| v != 0.0) {
-        // The loader gives a link of no mass no centre of mass and no inertia (as Choreonoid).
+        return;
+    }
+    // The loader gives a link of no mass no centre of mass and no inertia (as Choreonoid).
+    if link.center_of_mass != Vector3::zeros() || link.inertia.iter().any(|&v| v != 0.0) {
         notes.push(format!(
             "link `{}` has no mass but a centre of mass or inertia, which a body file cannot hold \
              (a link of zero mass loads with none)",
             link.name
         ));
-        m.insert("inertia".into(), numbers(&[0.0; 9]));
-    } else {
-        m.insert("inertia".into(), numbers(&[0.0; 9]));
     }
+    m.insert("inertia".into(), numbers(&[0.0; 9]));
 }
 
 /// The value to write for one coordinate `c` of the centre of mass of a link of mass `m`: the

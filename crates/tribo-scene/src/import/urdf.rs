@@ -428,30 +428,30 @@ mod tests {
 
     #[test]
     fn shapes_reach_down_along_their_axes() {
-        let up = Isometry3::translation(0.0, 0.0, 1.0);
-        let lying = up * Isometry3::rotation(Vector3::x() * std::f64::consts::FRAC_PI_2);
-        let cylinder = Geometry::Cylinder {
-            radius: 0.1,
-            height: 0.4,
-        };
-        assert!((lowest_point(&cylinder, &up) - 0.8).abs() < 1e-15);
+        // At 1 m: along y (lying, as the shapes are defined), or turned +90° about x onto z
+        // (standing), or −90° (standing on their +y end).
+        let lying = Isometry3::translation(0.0, 0.0, 1.0);
+        let standing = lying * Isometry3::rotation(Vector3::x() * std::f64::consts::FRAC_PI_2);
+        let on_end = lying * Isometry3::rotation(-Vector3::x() * std::f64::consts::FRAC_PI_2);
+        let (radius, height) = (0.1, 0.4);
+        let cylinder = Geometry::Cylinder { radius, height };
         assert!((lowest_point(&cylinder, &lying) - 0.9).abs() < 1e-15);
-        let capsule = Geometry::Capsule {
-            radius: 0.1,
-            height: 0.4,
-        };
-        assert!((lowest_point(&capsule, &up) - 0.7).abs() < 1e-15);
-        let cone = Geometry::Cone {
-            radius: 0.1,
-            height: 0.4,
-        };
-        assert!((lowest_point(&cone, &up) - 0.8).abs() < 1e-15);
-        let upside_down = up * Isometry3::rotation(Vector3::x() * std::f64::consts::PI);
-        assert!((lowest_point(&cone, &upside_down) - 0.8).abs() < 1e-12);
+        assert!((lowest_point(&cylinder, &standing) - 0.8).abs() < 1e-15);
+        let capsule = Geometry::Capsule { radius, height };
+        assert!((lowest_point(&capsule, &lying) - 0.9).abs() < 1e-15);
+        assert!((lowest_point(&capsule, &standing) - 0.7).abs() < 1e-15);
+        // A cone's base is at −y, its apex at +y.
+        let cone = Geometry::Cone { radius, height };
+        assert!((lowest_point(&cone, &lying) - 0.9).abs() < 1e-15);
+        assert!((lowest_point(&cone, &standing) - 0.8).abs() < 1e-15);
+        assert!((lowest_point(&cone, &on_end) - 0.8).abs() < 1e-15);
+        let turned =
+            Isometry3::translation(0.0, 0.0, 1.0) * Isometry3::rotation(Vector3::y() * std::f64::consts::FRAC_PI_2);
         let b = Geometry::Box {
             size: Vector3::new(1.0, 2.0, 0.5),
         };
-        assert!((lowest_point(&b, &up) - 0.75).abs() < 1e-15);
+        assert!((lowest_point(&b, &lying) - 0.75).abs() < 1e-15);
+        assert!((lowest_point(&b, &turned) - 0.5).abs() < 1e-15);
     }
 
     #[test]
