@@ -214,6 +214,16 @@ fn a_urdf_robot_with_meshes_imports_with_its_mesh_files() {
     ] {
         assert!(notes.contains(wanted), "{wanted}\n{notes}");
     }
+    assert!(
+        !notes.contains("not in arm.body: link"),
+        "the meshes are in it: {notes}"
+    );
+    // The URDF's own notes are said once, as notes.
+    assert!(
+        !imported.warnings.iter().any(|w| w.message.contains("damping")),
+        "{:?}",
+        imported.warnings
+    );
 
     let original = tribo_model::load_urdf(&urdf).expect("the URDF loads");
     let written = tribo_model::load_body(&out.join("arm.body")).expect("the written body loads");

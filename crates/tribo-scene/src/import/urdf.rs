@@ -66,7 +66,13 @@ pub fn import(path: &Path, options: &LoadOptions) -> Result<Import, Diagnostic> 
     let written_body = tribo_model::write_body_with(&body, &BodyFileOptions { comment, resources }).map_err(located)?;
     notes.extend(written_body.notes);
     files.licence_for(path, Path::new(""));
-    for note in &body.notes {
+    // Meshes tribo does not read are in the body file as in the URDF (the notes above); the
+    // URDF's other notes (joint dynamics, mimic joints) are about what the body file cannot hold.
+    for note in body
+        .notes
+        .iter()
+        .filter(|n| !body.links.iter().any(|l| l.uncollided.contains(n)))
+    {
         notes.push(format!("not in {}: {}", model_file.display(), note));
     }
     if std::fs::read_to_string(path).is_ok_and(|t| t.contains("<visual")) {
@@ -175,7 +181,14 @@ pub fn import(path: &Path, options: &LoadOptions) -> Result<Import, Diagnostic> 
             text: project_yaml,
         },
     ];
-    Ok(Import::new(written, files, project.warnings, notes))
+    // The URDF's own notes are the `not in ROBOT.body` notes above.
+    let urdf_notes: Vec<String> = body.notes.iter().map(ToString::to_string).collect();
+    let warnings = project
+        .warnings
+        .into_iter()
+        .filter(|w| !urdf_notes.contains(&w.to_string()))
+        .collect();
+    Ok(Import::new(written, files, warnings, notes))
 }
 
 /// A file name for the robot's model: its name with characters other than letters, digits, `_`,
