@@ -122,6 +122,10 @@ pub fn write_body_with(body: &Body, options: &BodyFileOptions) -> Result<BodyFil
     top.insert("name".into(), body.name.clone().into());
     top.insert("root_link".into(), body.root().name.clone().into());
     top.insert("links".into(), Value::Sequence(links));
+    if !body.extra_joints.is_empty() {
+        let joints = body.extra_joints.iter().map(extra_joint_value).collect();
+        top.insert("extra_joints".into(), Value::Sequence(joints));
+    }
     let yaml = serde_yaml::to_string(&Value::Mapping(top)).map_err(|e| format!("cannot write YAML: {e}"))?;
     let mut text: String = options
         .comment
@@ -404,6 +408,27 @@ fn axis_angle_for(q: &UnitQuaternion<f64>) -> Option<([f64; 3], f64)> {
     }
     let (_, a, deg) = best;
     Some(([a.x, a.y, a.z], deg))
+}
+
+/// An `extra_joints` entry (Choreonoid's `link1_name`, `link2_name`, `joint_type`, `axis`, and
+/// each link's joint frame as `translation_in_linkN` / `rotation_in_linkN`, the keys the loader
+/// reads back).
+fn extra_joint_value(joint: &crate::ExtraJoint) -> Value {
+    let mut m = Mapping::new();
+    m.insert("link1_name".into(), joint.links[0].clone().into());
+    m.insert("link2_name".into(), joint.links[1].clone().into());
+    m.insert("joint_type".into(), joint.kind.name().into());
+    m.insert("axis".into(), numbers(joint.axis.as_slice()));
+    for (i, frame) in joint.frames.iter().enumerate() {
+        let t = frame.translation.vector;
+        if t != Vector3::zeros() {
+            m.insert(format!("translation_in_link{}", i + 1).into(), numbers(t.as_slice()));
+        }
+        if let Some(rotation) = rotation_value(&frame.rotation) {
+            m.insert(format!("rotation_in_link{}", i + 1).into(), rotation);
+        }
+    }
+    Value::Mapping(m)
 }
 
 fn pad_value(pad: &crate::PadSpec) -> Value {

@@ -156,6 +156,35 @@ fn unexplained(diff: &[(String, f64)]) -> Vec<&(String, f64)> {
         .collect()
 }
 
+/// A closed loop (`extra_joints`, the four-bar fixture of `tests/extra_joints.rs`) is written and
+/// read back: the same links, kinds, axes and joint frames in both links.
+#[test]
+fn extra_joints_round_trip() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extra_joints/four_bar.body");
+    let body = load_model(&path).unwrap_or_else(|e| panic!("four_bar.body: {e}"));
+    assert!(!body.extra_joints.is_empty(), "the fixture closes a loop");
+    let (back, text, notes) = round_trip(&body);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert!(differences(&body, &back).is_empty(), "{text}");
+    assert_eq!(back.extra_joints.len(), body.extra_joints.len(), "{text}");
+    for (a, b) in body.extra_joints.iter().zip(&back.extra_joints) {
+        assert_eq!((a.kind, &a.links), (b.kind, &b.links), "{text}");
+        // The loader normalises the axis it reads: a unit axis comes back within an ulp.
+        assert!(
+            (a.axis - b.axis).amax() <= 2.0 * f64::EPSILON,
+            "{:?} vs {:?}",
+            a.axis,
+            b.axis
+        );
+        for k in 0..2 {
+            assert!(
+                pose_difference(&a.frames[k], &b.frames[k]) <= 1e-15,
+                "frame {k}\n{text}"
+            );
+        }
+    }
+}
+
 #[test]
 fn shipped_body_files_round_trip() {
     for rel in [
