@@ -2,7 +2,6 @@
 //! a tribo project directory (`tribo_scene::import`) that `tribo run DIR/project.yaml` runs the
 //! same.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -37,13 +36,7 @@ pub struct ImportArgs {
 }
 
 pub fn execute(args: &ImportArgs) -> CliResult {
-    let mut overrides = BTreeMap::new();
-    for item in &args.set {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| Failure::input(format!("--set expects NAME=VALUE, found `{item}`")))?;
-        overrides.insert(name.trim().to_string(), value.trim().to_string());
-    }
+    let overrides = crate::run::parse_overrides(&args.set)?;
     let options = LoadOptions {
         overrides,
         share_dir: crate::run::share_dir(args.share.as_deref())?,

@@ -78,16 +78,23 @@ pub fn execute(args: &RunArgs) -> CliResult {
     }
 }
 
-/// Load the project with the command line's overrides; print its warnings (collapsed) and how
-/// its motion patterns will be played.
-pub fn load_project(args: &ProjectArgs) -> Result<Project, Failure> {
+/// The `--set NAME=VALUE` options as parameter overrides (names and values trimmed; a later
+/// `--set` of a name wins).
+pub fn parse_overrides(set: &[String]) -> Result<BTreeMap<String, String>, Failure> {
     let mut overrides = BTreeMap::new();
-    for item in &args.set {
+    for item in set {
         let (name, value) = item
             .split_once('=')
             .ok_or_else(|| Failure::input(format!("--set expects NAME=VALUE, found `{item}`")))?;
         overrides.insert(name.trim().to_string(), value.trim().to_string());
     }
+    Ok(overrides)
+}
+
+/// Load the project with the command line's overrides; print its warnings (collapsed) and how
+/// its motion patterns will be played.
+pub fn load_project(args: &ProjectArgs) -> Result<Project, Failure> {
+    let overrides = parse_overrides(&args.set)?;
     if let Some(t) = args.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(Failure::input(format!(

@@ -53,13 +53,7 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<String>> {
 }
 
 fn overrides(args: &ProjectArgs, axes: &[Axis], values: &[String]) -> Result<BTreeMap<String, String>, Failure> {
-    let mut out = BTreeMap::new();
-    for item in &args.set {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| Failure::input(format!("--set expects NAME=VALUE, found `{item}`")))?;
-        out.insert(name.trim().to_string(), value.trim().to_string());
-    }
+    let mut out = crate::run::parse_overrides(&args.set)?;
     for (axis, value) in axes.iter().zip(values) {
         out.insert(axis.name.clone(), value.clone());
     }

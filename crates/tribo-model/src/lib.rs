@@ -37,6 +37,6 @@ pub use motion::{JointMotion, ZmpSeq};
 pub use pad::{PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};
-pub use urdf::{load_urdf, parse_urdf, without_visuals as urdf_without_visuals};
+pub use urdf::{load_urdf, parse_urdf, pose as urdf_origin_pose, without_visuals as urdf_without_visuals};
 pub use validate::{rigid_groups, validate, RigidGroups};
 pub use write_body::{write_body, write_body_with, BodyFile, BodyFileOptions, MeshResource};

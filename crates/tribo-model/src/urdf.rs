@@ -349,7 +349,7 @@ fn read_joint(joint: &urdf_rs::Joint, at: &Location) -> Result<Joint, Error> {
 }
 
 /// A URDF `<origin xyz rpy>`: the rotation is `Rz(yaw) Ry(pitch) Rx(roll)` (fixed axes x, y, z).
-fn pose(origin: &urdf_rs::Pose) -> Isometry3<f64> {
+pub fn pose(origin: &urdf_rs::Pose) -> Isometry3<f64> {
     let [x, y, z] = origin.xyz.0;
     let [roll, pitch, yaw] = origin.rpy.0;
     Isometry3::from_parts(

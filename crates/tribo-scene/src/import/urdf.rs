@@ -20,7 +20,7 @@
 
 use std::path::{Path, PathBuf};
 
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Vector3};
 use serde_yaml::{Mapping, Value};
 use tribo_model::{Body, BodyFileOptions, Geometry, JointKind, MeshResource};
 use tribo_yaml::{Diagnostic, Location};
@@ -260,7 +260,7 @@ fn mesh_resources(
                     link,
                     shape: None,
                     uri: filename.clone(),
-                    pose: pose(&collision.origin),
+                    pose: tribo_model::urdf_origin_pose(&collision.origin),
                     scale,
                 });
                 continue;
@@ -293,7 +293,7 @@ fn mesh_resources(
                 link,
                 shape: read.then_some(shape),
                 uri,
-                pose: pose(&collision.origin),
+                pose: tribo_model::urdf_origin_pose(&collision.origin),
                 scale,
             });
             if read {
@@ -325,16 +325,6 @@ fn mesh_uri(local: &Path, source: &Path) -> String {
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
         )
     }
-}
-
-/// A URDF `<origin>` as the URDF loader reads it: `Rz(yaw) Ry(pitch) Rx(roll)`.
-fn pose(origin: &urdf_rs::Pose) -> Isometry3<f64> {
-    let [x, y, z] = origin.xyz.0;
-    let [roll, pitch, yaw] = origin.rpy.0;
-    Isometry3::from_parts(
-        Translation3::new(x, y, z),
-        UnitQuaternion::from_euler_angles(roll, pitch, yaw),
-    )
 }
 
 /// Where the robot starts and what it stands on.
