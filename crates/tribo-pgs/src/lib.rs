@@ -16,7 +16,9 @@
 //!    material lookup, contact frames, Jacobian rows, normal targets (stabilisation, restitution,
 //!    compliance); contacts whose normal no joint can move (zero Delassus diagonal, e.g. a
 //!    ragdoll's thighs on coaxial hips touching along the axis) are dropped with a warning naming
-//!    the link pair, and tangents no joint can move lose their friction row.
+//!    the link pair, and tangents no joint can move lose their friction row (when every contact
+//!    joins two bodies without compliance, this screen reads the diagonals of the operator that
+//!    `solve` assembles instead of computing its own, and a changed row set is assembled again).
 //! 5. `solve` (solve.rs): the Delassus operator `A = J M̃⁻¹ Jᵀ` in block-sparse form (bodies couple
 //!    contacts only through shared bodies), free rigid bodies kept factored (the sweep updates
 //!    their velocities `Δv = M̃⁻¹ Jᵀ λ` instead of reading assembled blocks), warm-started projected
