@@ -70,3 +70,42 @@ fn the_ragdoll_falls_on_every_engine() {
         }
     }
 }
+
+/// The rail fixture (tests/fixtures/hostile/rail-wall.yaml) with the wall at `(wall_x, wall_y)`.
+fn rail_and_wall(wall_x: &str, wall_y: &str) -> Project {
+    let options = LoadOptions {
+        share_dir: tribo_tests::root().join("share"),
+        overrides: [("wall_x", wall_x), ("wall_y", wall_y)]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        ..Default::default()
+    };
+    Project::load(
+        &tribo_tests::root().join("tests/fixtures/hostile/rail-wall.yaml"),
+        &options,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A contact between two bodies whose normal no joint can move: a carriage on a rail along x
+/// overlapping a fixed wall by 1 mm across the rail (normal ±y). Its Delassus diagonal vanishes, so
+/// pgs drops it and names the pair (the screen then reads the assembled operator's diagonal,
+/// degenerate.rs), and the carriage does not move. With the wall along the rail instead, the same
+/// overlap is an ordinary contact: nothing is dropped and the carriage is pushed back along −x.
+#[test]
+fn a_contact_across_a_rail_is_dropped_and_one_along_it_pushes() {
+    let dropped = "contacts between link `CARRIAGE` of `rail` and link `Box` of `wall` dropped";
+    let (state, warnings) = simulate(&rail_and_wall("0", "0.099").scene, "pgs", 100);
+    assert!(warnings.iter().any(|w| w.starts_with(dropped)), "{warnings:#?}");
+    let q = state.bodies[0].joint_positions[1];
+    assert!(q.abs() < 1e-12, "the carriage moved to {q} m");
+
+    let (state, warnings) = simulate(&rail_and_wall("0.099", "0").scene, "pgs", 100);
+    assert!(!warnings.iter().any(|w| w.starts_with(dropped)), "{warnings:#?}");
+    let (q, v) = (state.bodies[0].joint_positions[1], state.bodies[0].joint_velocities[1]);
+    assert!(
+        q < -1e-4 && q.is_finite() && v.is_finite(),
+        "carriage at {q} m, {v} m/s"
+    );
+}

@@ -89,6 +89,15 @@ fn a_self_colliding_ragdoll_runs_on_pgs() {
 }
 
 #[test]
+fn a_contact_across_a_rail_is_dropped_with_a_warning_naming_the_pair() {
+    expect(
+        &["run", "tests/fixtures/hostile/rail-wall.yaml", "--engine", "pgs"],
+        0,
+        &["contacts between link `CARRIAGE` of `rail` and link `Box` of `wall` dropped"],
+    );
+}
+
+#[test]
 fn bodies_no_engine_can_move_are_refused_at_their_line() {
     expect(
         &["check", "tests/fixtures/hostile/massless-hand.yaml"],
