@@ -13,7 +13,8 @@ What it does:
    scene in MuJoCo from that description (bench/mujoco_scenes.py);
 4. runs every (scene, engine) measurement once per round, each in a fresh process, the order of
    the measurements rotated by one every round; tribo's engines and raw rapier through
-   `tribo-bench time`, MuJoCo through bench/mujoco_time.py; RAYON_NUM_THREADS=1 (one thread
+   `tribo-bench time`, MuJoCo through bench/mujoco_time.py; RAYON_NUM_THREADS=1 and
+   OPENBLAS_NUM_THREADS=1 (one thread
    everywhere, as MuJoCo steps);
 5. prints one markdown report: machine, date, load average before and after, the ratio table
    (medians of per-round ratios) and the N-box scaling tables; writes it with the raw per-round
@@ -138,7 +139,9 @@ def main():
     python = venv_python()
     mujoco_version = subprocess.run([str(python), "-c", "import mujoco; print(mujoco.__version__)"], capture_output=True, text=True).stdout.strip()
     driver = build_driver()
-    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    # One thread everywhere. numpy's OpenBLAS (imported with mujoco) starts nproc − 1 worker
+    # threads that spin while idle: their CPU time would count as MuJoCo's (process CPU time).
+    env = dict(os.environ, RAYON_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     jobs = []
     with tempfile.TemporaryDirectory() as tmp:
         descriptions = {}

@@ -6,6 +6,7 @@ Run inside the bench venv (bench/anchors.py does). Steps with constant controls 
 """
 
 import json
+import os
 import sys
 import time
 
@@ -34,8 +35,18 @@ def run(model, data, schedule, first, last):
         step(model, data)
 
 
+def single_threaded():
+    """Process CPU time is MuJoCo's only if the stepping thread is the process's only thread:
+    numpy's OpenBLAS starts spinning workers unless OPENBLAS_NUM_THREADS=1 (bench/anchors.py
+    sets it). Linux only; elsewhere the check is skipped."""
+    tasks = "/proc/self/task"
+    if os.path.isdir(tasks) and len(os.listdir(tasks)) > 1:
+        sys.exit(f"mujoco_time.py: {len(os.listdir(tasks))} threads in this process; set OPENBLAS_NUM_THREADS=1 so that CPU time is the stepping thread's")
+
+
 def main():
     desc_path, phases_text = sys.argv[1], sys.argv[2]
+    single_threaded()
     with open(desc_path) as f:
         desc = json.load(f)
     build_start = time.process_time()
