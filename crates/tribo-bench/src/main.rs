@@ -10,7 +10,11 @@
 //!
 //! `time` loads the project and builds the engine untimed, then steps it (controllers, then the
 //! engine step, as `tribo run` does, without metrics or recording) and reads the process's user +
-//! system CPU time at the start and end of each phase only. It prints one JSON object.
+//! system CPU time at the start and end of each phase only. It prints one JSON object: the CPU
+//! time of each phase, the contacts and the highest free root at the end, and, for tribo's
+//! engines, the solver iterations summed and `stage_wall_s`, the wall time of each stage the
+//! engine's step reports (`StepReport::stages`) summed over every step — where a step's time goes,
+//! not a measurement to quote.
 
 mod cpu;
 mod describe;
@@ -111,16 +115,28 @@ fn time(
         )));
     }
     let build_start = cpu::process_time();
-    let (build, times, contacts, top, iterations) = if engine == RAW_RAPIER {
+    let (build, times, contacts, top, iterations, stages) = if engine == RAW_RAPIER {
         let mut sim = raw::RawRapier::new(&project)?;
         let build = cpu::process_time().saturating_sub(build_start);
         let times = time_phases(&mut sim as &mut dyn Stepper, &phases)?;
-        (build, times, sim.contacts(), sim.top_height(), None)
+        (build, times, sim.contacts(), sim.top_height(), None, None)
     } else {
         let mut sim = tribo_stepper::TriboStepper::new(&project, engine)?;
         let build = cpu::process_time().saturating_sub(build_start);
         let times = time_phases(&mut sim as &mut dyn Stepper, &phases)?;
-        (build, times, sim.contacts, sim.top_height(), Some(sim.iterations))
+        let stages: serde_json::Map<String, serde_json::Value> = sim
+            .stages
+            .iter()
+            .map(|(stage, time)| (stage.to_string(), json!(time.as_secs_f64())))
+            .collect();
+        (
+            build,
+            times,
+            sim.contacts,
+            sim.top_height(),
+            Some(sim.iterations),
+            Some(stages),
+        )
     };
     let out = json!({
         "project": path.display().to_string(),
@@ -136,6 +152,7 @@ fn time(
         "contacts_at_end": contacts,
         "top_height_at_end": top,
         "solver_iterations": iterations,
+        "stage_wall_s": stages,
     });
     Ok(out.to_string())
 }

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
-use tribo_runner::{controllers, Commands, ControlInput, Controller, Engine, EngineOptions, Scene};
+use tribo_runner::{controllers, Commands, ControlInput, Controller, Engine, EngineOptions, LazyContacts, Scene};
 use tribo_scene::Project;
 
 use crate::error::BenchError;
@@ -21,6 +22,9 @@ pub struct TriboStepper {
     pub contacts: usize,
     /// Solver iterations summed over the steps.
     pub iterations: u64,
+    /// Wall time of each stage the engine's step reports name, summed over every step stepped
+    /// (timed phases or not), in the order the stages first appeared.
+    pub stages: Vec<(&'static str, Duration)>,
 }
 
 impl TriboStepper {
@@ -46,7 +50,7 @@ impl TriboStepper {
             step: 0,
             scene: &scene,
             state: built.state(),
-            contacts: &[],
+            contacts: LazyContacts::NONE,
         };
         for c in &mut controllers {
             c.initialize(&input)
@@ -62,6 +66,7 @@ impl TriboStepper {
             dt,
             contacts: 0,
             iterations: 0,
+            stages: Vec::new(),
         })
     }
 }
@@ -90,7 +95,7 @@ impl Stepper for TriboStepper {
             step: index,
             scene: &self.scene,
             state: self.engine.state(),
-            contacts: self.engine.contacts(),
+            contacts: LazyContacts::of(self.engine.as_ref()),
         };
         // A finished motion keeps the run going here: the bench times the steps it is asked for.
         for c in &mut self.controllers {
@@ -107,6 +112,12 @@ impl Stepper for TriboStepper {
             })?;
         self.contacts = report.contacts;
         self.iterations += u64::from(report.iterations);
+        for &(stage, time) in &report.stages {
+            match self.stages.iter_mut().find(|(s, _)| *s == stage) {
+                Some((_, total)) => *total += time,
+                None => self.stages.push((stage, time)),
+            }
+        }
         Ok(())
     }
 }

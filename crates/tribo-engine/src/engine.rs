@@ -24,8 +24,56 @@ pub trait Engine: Send {
     /// Link poses and velocities, joint positions and velocities, after the last step.
     fn state(&self) -> &SceneState;
 
-    /// Contacts resolved in the last step.
+    /// Contacts resolved in the last step. An engine may build these records only when first
+    /// asked after a step (the `rapier` engine reads them out of rapier's contact graph), so a
+    /// caller that may not need them passes a [`LazyContacts`] on instead of calling this.
     fn contacts(&self) -> &[ContactRecord];
+}
+
+/// The contacts of the last step, read from the engine only when [`LazyContacts::get`] asks.
+///
+/// Controllers, metric probes and recordings see the contacts through this: a step whose contacts
+/// nobody reads does not pay for building them (the readout of a 500-box pile is a tenth of a
+/// `rapier` step).
+#[derive(Clone, Copy)]
+pub enum LazyContacts<'a> {
+    /// Records already read (or none, before the first step).
+    Read(&'a [ContactRecord]),
+    /// The engine's last step, read on demand.
+    Engine(&'a dyn Engine),
+}
+
+impl<'a> LazyContacts<'a> {
+    /// No contacts (the initial state, before any step).
+    pub const NONE: LazyContacts<'static> = LazyContacts::Read(&[]);
+
+    /// The contacts of `engine`'s last step.
+    pub fn of(engine: &'a dyn Engine) -> Self {
+        LazyContacts::Engine(engine)
+    }
+
+    /// The records (built by the engine now if nothing asked for them since its last step).
+    pub fn get(self) -> &'a [ContactRecord] {
+        match self {
+            LazyContacts::Read(records) => records,
+            LazyContacts::Engine(engine) => engine.contacts(),
+        }
+    }
+}
+
+impl<'a> From<&'a [ContactRecord]> for LazyContacts<'a> {
+    fn from(records: &'a [ContactRecord]) -> Self {
+        LazyContacts::Read(records)
+    }
+}
+
+impl std::fmt::Debug for LazyContacts<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LazyContacts::Read(records) => f.debug_tuple("Read").field(&records.len()).finish(),
+            LazyContacts::Engine(engine) => f.debug_tuple("Engine").field(&engine.name()).finish(),
+        }
+    }
 }
 
 /// Builds engines of one kind and says what they honour.

@@ -23,7 +23,7 @@ mod state;
 
 pub use command::{BodyCommands, Commands, JointCommand, KinematicTarget, LinkWrench};
 pub use contact::{ContactRecord, PatchDetail};
-pub use engine::{BuildError, Engine, EngineFactory, MaterialParameter, StepError};
+pub use engine::{BuildError, Engine, EngineFactory, LazyContacts, MaterialParameter, StepError};
 pub use host::{CompliantPoint, ContactHost, HostFactory, HostWrench, HostedContacts, HostedStep};
 pub use options::EngineOptions;
 pub use registry::Registry;

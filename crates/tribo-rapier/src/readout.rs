@@ -19,7 +19,10 @@
 //! reported. A speculative point that did carry an impulse (a body arriving during the step) is
 //! a real contact and is reported; its depth may then be slightly negative.
 
+use std::cell::{OnceCell, RefCell};
+
 use nalgebra::Vector3;
+use rapier3d_f64::geometry::{ContactData, ContactManifold, ContactPair, SolverContact, TrackedContact};
 use rapier3d_f64::math::{Vector, MAX_MANIFOLD_POINTS};
 use rapier3d_f64::prelude::RigidBodyHandle;
 use rapier3d_f64::utils::OrthonormalBasis;
@@ -125,6 +128,50 @@ fn multibody_twist(
     ))
 }
 
+/// The last step's contact records, read out of rapier's contact graph only when first asked
+/// ([`tribo_engine::Engine::contacts`]): the world keeps the step's contact pairs until the next
+/// step, so reading them later gives the same records, and a run whose controllers, metrics and
+/// recordings never ask pays nothing (the readout is a tenth of a step on a 500-box pile).
+#[derive(Default)]
+pub(crate) struct LazyReadout {
+    records: OnceCell<Vec<ContactRecord>>,
+    /// The readout's buffers and the previous records' allocation, reused.
+    buffers: RefCell<(ContactScratch, Vec<ContactRecord>)>,
+    /// Step length, substeps and friction model of the step the world's contacts come from
+    /// (`None` before the first step: no contacts).
+    step: Option<(f64, usize, FrictionModel)>,
+}
+
+impl LazyReadout {
+    /// A step replaced the world's contacts: forget the records read of the one before.
+    pub fn new_step(&mut self, dt: f64, substeps: usize, friction_model: FrictionModel) {
+        if let Some(records) = self.records.take() {
+            self.buffers.get_mut().1 = records;
+        }
+        self.step = Some((dt, substeps, friction_model));
+    }
+
+    /// A step diverged and the world is no longer trustworthy: the records of the last good step
+    /// stay if they were read; if they were not, there are none to give.
+    pub fn freeze(&mut self) {
+        self.records.get_or_init(Vec::new);
+    }
+
+    /// The records of the last step, read now if this is the first time they are asked for.
+    pub fn get(&self, world: &BuiltWorld, materials: &LinkMaterials) -> &[ContactRecord] {
+        self.records.get_or_init(|| {
+            let Some((dt, substeps, friction_model)) = self.step else {
+                return Vec::new();
+            };
+            let mut buffers = self.buffers.borrow_mut();
+            let (scratch, spare) = &mut *buffers;
+            let mut records = std::mem::take(spare);
+            read_contacts(world, materials, dt, substeps, friction_model, scratch, &mut records);
+            records
+        })
+    }
+}
+
 /// Buffers of the contact readout, kept between steps.
 #[derive(Default)]
 pub(crate) struct ContactScratch {
@@ -152,12 +199,54 @@ struct PointData {
     friction_force: Vector3<f64>,
 }
 
+/// The link pair and materials of a rapier contact pair whose colliders carry tribo links, or
+/// `None` for a pair the readout does not report (a collider without a link or material).
+fn pair_links(
+    physics: &rapier3d_f64::prelude::PhysicsWorld,
+    materials: &LinkMaterials,
+    pair: &ContactPair,
+) -> Option<(LinkRef, LinkRef, (MaterialId, MaterialId))> {
+    let c1 = physics.colliders.get(pair.collider1)?;
+    let c2 = physics.colliders.get(pair.collider2)?;
+    let (a, b) = (decode_link(c1.user_data), decode_link(c2.user_data));
+    Some((a, b, (materials.get(a)?, materials.get(b)?)))
+}
+
+/// The solver contacts of `manifold` that carried a normal impulse in the step, with the
+/// manifold point each one came from: the points the readout reports.
+fn carrying_points(manifold: &ContactManifold) -> impl Iterator<Item = (&SolverContact, &TrackedContact<ContactData>)> {
+    manifold
+        .data
+        .solver_contacts
+        .iter()
+        .take(MAX_MANIFOLD_POINTS)
+        .filter_map(|sc| Some((sc, manifold.points.get(sc.contact_indices()[0] as usize)?)))
+        .filter(|(_, contact)| contact.data.impulse > 0.0)
+}
+
+/// How many records [`read_contacts`] would write for the last step, without writing them (the
+/// step report's count; the records themselves are read only when asked).
+pub(crate) fn count_contacts(world: &BuiltWorld, materials: &LinkMaterials) -> usize {
+    let physics = &world.physics;
+    physics
+        .narrow_phase
+        .contact_pairs()
+        .filter(|pair| !pair.solver_manifolds().is_empty() && pair_links(physics, materials, pair).is_some())
+        .map(|pair| {
+            pair.solver_manifolds()
+                .iter()
+                .map(|m| carrying_points(m).count())
+                .sum::<usize>()
+        })
+        .sum()
+}
+
 /// Every contact point that carried force in the last step, into `records` (cleared first):
 /// sorted by link pair, pairs of equal links in rapier's contact-pair order
 /// (`NarrowPhase::contact_pairs`), and the points of a pair in manifold and solver-contact order.
 /// The contact pairs are read once, in rapier's order (sequential in memory); then only their
 /// keys are sorted, and the records are written in that order.
-pub(crate) fn read_contacts(
+fn read_contacts(
     world: &BuiltWorld,
     materials: &LinkMaterials,
     dt: f64,
@@ -179,14 +268,7 @@ pub(crate) fn read_contacts(
         if manifolds.is_empty() {
             continue;
         }
-        let (Some(c1), Some(c2)) = (
-            physics.colliders.get(pair.collider1),
-            physics.colliders.get(pair.collider2),
-        ) else {
-            continue;
-        };
-        let (a, b) = (decode_link(c1.user_data), decode_link(c2.user_data));
-        let (Some(material_a), Some(material_b)) = (materials.get(a), materials.get(b)) else {
+        let Some((a, b, materials)) = pair_links(physics, materials, pair) else {
             continue;
         };
         let first = points.len();
@@ -204,18 +286,18 @@ pub(crate) fn read_contacts(
             // on body 2) of each point that carried an impulse.
             let mut active = [(Vector::ZERO, Vector::ZERO, 0.0, Vector::ZERO, Vector::ZERO); MAX_MANIFOLD_POINTS];
             let mut count = 0;
-            for sc in data.solver_contacts.iter().take(MAX_MANIFOLD_POINTS) {
-                let Some(contact) = manifold.points.get(sc.contact_indices()[0] as usize) else {
-                    continue;
-                };
-                let impulse = contact.data.impulse;
-                if impulse > 0.0 {
-                    let (p1, p2) = data.solver_contact_world_points(sc, &physics.bodies);
-                    let tangent = contact.data.tangent_impulse;
-                    let coulomb_on_2 = -(t1 * tangent.x + t2 * tangent.y);
-                    active[count] = (p1, p2, impulse, coulomb_on_2, -contact.data.warmstart_tangent_world);
-                    count += 1;
-                }
+            for (sc, contact) in carrying_points(manifold) {
+                let (p1, p2) = data.solver_contact_world_points(sc, &physics.bodies);
+                let tangent = contact.data.tangent_impulse;
+                let coulomb_on_2 = -(t1 * tangent.x + t2 * tangent.y);
+                active[count] = (
+                    p1,
+                    p2,
+                    contact.data.impulse,
+                    coulomb_on_2,
+                    -contact.data.warmstart_tangent_world,
+                );
+                count += 1;
             }
             let active = &active[..count];
             let total_impulse: f64 = active.iter().map(|p| p.2).sum();
@@ -240,7 +322,7 @@ pub(crate) fn read_contacts(
                 b,
                 first,
                 end: points.len(),
-                materials: (material_a, material_b),
+                materials,
             });
         }
     }

@@ -1,4 +1,5 @@
-//! The `rapier` engine: one step is apply commands → physics step → read state → read contacts.
+//! The `rapier` engine: one step is apply commands → physics step → read state → count contacts;
+//! the contact records are read out of rapier when first asked (`readout.rs`, `LazyReadout`).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use crate::commands::{apply_commands, EffortLaw};
 use crate::host::{applied_forces, HostedJoints};
 use crate::materials_hook::{decode_link, LinkMaterials, MaterialHook};
 use crate::options::{FrictionModel, RapierOptions};
-use crate::readout::{read_contacts, read_state, read_state_into, ContactScratch};
+use crate::readout::{count_contacts, read_state, read_state_into, LazyReadout};
 use crate::world_build::{build_world, BuiltWorld};
 
 pub(crate) struct RapierEngine {
@@ -22,13 +23,12 @@ pub(crate) struct RapierEngine {
     options: RapierOptions,
     world: BuiltWorld,
     state: SceneState,
-    contacts: Vec<ContactRecord>,
+    /// The last step's contact records, read when first asked.
+    contacts: LazyReadout,
     /// The scene's link materials, flat (for the hook and the contact readout).
     materials: LinkMaterials,
-    /// Buffers kept between steps: the state before the last step (read into by the next) and
-    /// the contact readout's.
+    /// The state before the last step, kept to be read into by the next.
     spare_state: SceneState,
-    contact_scratch: ContactScratch,
     time: f64,
     steps: u64,
     /// Rigid bodies holding user forces from the last step (reset before the next).
@@ -70,12 +70,11 @@ impl RapierEngine {
             multibody_links,
             materials: LinkMaterials::of_scene(&scene),
             spare_state: SceneState::default(),
-            contact_scratch: ContactScratch::default(),
             scene,
             options,
             world,
             state,
-            contacts: Vec::new(),
+            contacts: LazyReadout::default(),
             time: 0.0,
             steps: 0,
             forced: Vec::new(),
@@ -173,7 +172,7 @@ impl Engine for RapierEngine {
     }
 
     fn contacts(&self) -> &[ContactRecord] {
-        &self.contacts
+        self.contacts.get(&self.world, &self.materials)
     }
 }
 
@@ -230,6 +229,7 @@ impl RapierEngine {
         report.time("read_state", || read_state_into(&self.world, &laws, &mut state));
         if let Some(error) = self.divergence(&state) {
             // Keep the last finite state and contacts; refuse further steps.
+            self.contacts.freeze();
             self.diverged = Some(error.clone());
             return Err(error);
         }
@@ -238,26 +238,12 @@ impl RapierEngine {
             let p = &self.world.physics.integration_parameters;
             (p.num_solver_iterations.max(1), p.num_internal_pgs_iterations)
         };
-        let model = self.options.friction_model;
-        let mut contacts = std::mem::take(&mut self.contacts);
-        report.time("read_contacts", || {
-            read_contacts(
-                &self.world,
-                &self.materials,
-                dt,
-                substeps,
-                model,
-                &mut self.contact_scratch,
-                &mut contacts,
-            );
-        });
-
+        self.contacts.new_step(dt, substeps, self.options.friction_model);
+        report.contacts = report.time("count_contacts", || count_contacts(&self.world, &self.materials));
         self.spare_state = std::mem::replace(&mut self.state, state);
-        self.contacts = contacts;
         self.time += dt;
         self.steps += 1;
         report.iterations = u32::try_from(substeps * sweeps).unwrap_or(u32::MAX);
-        report.contacts = self.contacts.len();
         report.warnings = warnings;
         Ok((report, applied_forces(&self.world, &applied, dt / substeps as f64)))
     }

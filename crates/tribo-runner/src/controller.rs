@@ -2,7 +2,7 @@
 
 use tribo_scene::Scene;
 
-use crate::{Commands, ContactRecord, SceneState};
+use crate::{Commands, LazyContacts, SceneState};
 
 /// What a controller can read: time, the scene, the state after the last step, its contacts.
 pub struct ControlInput<'a> {
@@ -14,7 +14,8 @@ pub struct ControlInput<'a> {
     pub step: u64,
     pub scene: &'a Scene,
     pub state: &'a SceneState,
-    pub contacts: &'a [ContactRecord],
+    /// The last step's contacts (`contacts.get()`), read from the engine only if asked.
+    pub contacts: LazyContacts<'a>,
 }
 
 /// Whether the run goes on after this control step.

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use tribo_scene::{SignalKind, SignalSpec};
 
-use crate::{ContactRecord, SceneState};
+use crate::{ContactRecord, LazyContacts, SceneState};
 
 /// Time series of the recorded signals: one row per recorded step, `time` first.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -24,7 +24,7 @@ impl Trajectory {
     }
 
     /// Append the values of `signals` at time `t`.
-    pub fn record(&mut self, t: f64, signals: &[SignalSpec], state: &SceneState, contacts: &[ContactRecord]) {
+    pub fn record(&mut self, t: f64, signals: &[SignalSpec], state: &SceneState, contacts: LazyContacts<'_>) {
         let mut row = Vec::with_capacity(self.columns.len());
         sample_row(t, signals, state, contacts, &mut row);
         self.rows.push(row);
@@ -49,7 +49,7 @@ impl Trajectory {
 }
 
 /// Replace `row` with `t` and the values of `signals` (the columns of [`Trajectory::new`]).
-pub fn sample_row(t: f64, signals: &[SignalSpec], state: &SceneState, contacts: &[ContactRecord], row: &mut Vec<f64>) {
+pub fn sample_row(t: f64, signals: &[SignalSpec], state: &SceneState, contacts: LazyContacts<'_>, row: &mut Vec<f64>) {
     row.clear();
     row.push(t);
     for signal in signals {
@@ -69,7 +69,7 @@ pub fn csv_line(row: &[f64], out: &mut String) {
     out.push('\n');
 }
 
-fn sample(signal: &SignalSpec, state: &SceneState, contacts: &[ContactRecord], row: &mut Vec<f64>) {
+fn sample(signal: &SignalSpec, state: &SceneState, contacts: LazyContacts<'_>, row: &mut Vec<f64>) {
     let link_state = |r: &tribo_scene::LinkRef| &state.bodies[r.body].links[r.link];
     match &signal.kind {
         SignalKind::LinkPosition(r) => row.extend(link_state(r).pose.translation.vector.iter()),
@@ -81,7 +81,7 @@ fn sample(signal: &SignalSpec, state: &SceneState, contacts: &[ContactRecord], r
         SignalKind::JointPosition(r) => row.push(state.bodies[r.body].joint_positions[r.link]),
         SignalKind::ContactForce { on, from } => {
             let mut total = nalgebra::Vector3::zeros();
-            for c in contacts {
+            for c in contacts.get() {
                 if c.b.body == *on && c.a.body == *from {
                     total += c.force_on_b();
                 } else if c.a.body == *on && c.b.body == *from {
@@ -90,7 +90,7 @@ fn sample(signal: &SignalSpec, state: &SceneState, contacts: &[ContactRecord], r
             }
             row.extend(total.iter());
         }
-        SignalKind::PadPatch(link) => row.extend(pad_patch(link, contacts)),
+        SignalKind::PadPatch(link) => row.extend(pad_patch(link, contacts.get())),
     }
 }
 

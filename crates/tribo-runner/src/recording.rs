@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use tribo_scene::SignalSpec;
 
 use crate::recorder::{csv_line, sample_row};
-use crate::{ContactRecord, SceneState, Trajectory};
+use crate::{LazyContacts, SceneState, Trajectory};
 
 /// Rows the in-memory trajectory of a run keeps at most (even, so halving keeps it aligned).
 pub const MAX_TRAJECTORY_ROWS: usize = 50_000;
@@ -103,7 +103,7 @@ impl<'a> Recording<'a> {
         t: f64,
         signals: &[SignalSpec],
         state: &SceneState,
-        contacts: &[ContactRecord],
+        contacts: LazyContacts<'_>,
         last: bool,
     ) -> io::Result<()> {
         sample_row(t, signals, state, contacts, &mut self.row);
@@ -154,7 +154,7 @@ mod tests {
         let state = SceneState::default();
         for step in 0..=steps {
             if step.is_multiple_of(every) || step == steps {
-                rec.sample(step, step as f64, &[], &state, &[], step == steps)
+                rec.sample(step, step as f64, &[], &state, LazyContacts::NONE, step == steps)
                     .expect("row");
             }
         }
@@ -197,7 +197,8 @@ mod tests {
         let mut rec = Recording::new(&[], 1, 4, None).expect("begin");
         let state = SceneState::default();
         for step in 0..8 {
-            rec.sample(step, step as f64, &[], &state, &[], false).expect("row");
+            rec.sample(step, step as f64, &[], &state, LazyContacts::NONE, false)
+                .expect("row");
         }
         let (t, _) = rec.finish();
         assert_eq!(times(&t), vec![0.0, 2.0, 4.0, 6.0, 7.0]);

@@ -11,7 +11,7 @@ use crate::recorder::Trajectory;
 use crate::recording::{Recording, RowSink, MAX_TRAJECTORY_ROWS};
 use crate::replay::{Replay, MAX_REPLAY_FRAMES};
 use crate::{
-    controllers, BuildError, Commands, ContactRecord, Control, ControlInput, Controller, EngineOptions, Registry,
+    controllers, BuildError, Commands, Control, ControlInput, Controller, EngineOptions, LazyContacts, Registry,
     SceneState, StepError, StepReport,
 };
 
@@ -66,7 +66,8 @@ pub struct StepView<'a> {
     /// s.
     pub time: f64,
     pub state: &'a SceneState,
-    pub contacts: &'a [ContactRecord],
+    /// The step's contacts (`contacts.get()`), read from the engine only if asked.
+    pub contacts: LazyContacts<'a>,
 }
 
 /// What one run of one engine produced (up to the failure, for a failed run: see
@@ -287,17 +288,24 @@ pub fn run_with(
             step: 0,
             scene: &scene,
             state: engine.state(),
-            contacts: &[],
+            contacts: LazyContacts::NONE,
         };
         for c in &mut controllers {
             c.initialize(&input)
                 .map_err(|reason| RunError::Controller { name: c.name(), reason })?;
         }
         for p in &mut probes {
-            p.observe(0.0, &scene, engine.state(), &[]);
+            p.observe(0.0, &scene, engine.state(), LazyContacts::NONE);
         }
         recording
-            .sample(0, 0.0, &project.signals, engine.state(), &[], total_steps == 0)
+            .sample(
+                0,
+                0.0,
+                &project.signals,
+                engine.state(),
+                LazyContacts::NONE,
+                total_steps == 0,
+            )
             .map_err(|e| RunError::Output(e.to_string()))?;
         if let Some(r) = replay.as_mut() {
             r.capture(0.0, engine.state(), &[]);
@@ -318,7 +326,7 @@ pub fn run_with(
             step: steps,
             scene: &scene,
             state: engine.state(),
-            contacts: engine.contacts(),
+            contacts: LazyContacts::of(engine.as_ref()),
         };
         let mut finished = false;
         for c in &mut controllers {
@@ -347,19 +355,26 @@ pub fn run_with(
             report,
         );
         for p in &mut probes {
-            p.observe(t, &scene, engine.state(), engine.contacts());
+            p.observe(t, &scene, engine.state(), LazyContacts::of(engine.as_ref()));
         }
         if let Some(observe) = on_step.as_mut() {
             observe(&StepView {
                 step: steps,
                 time: t,
                 state: engine.state(),
-                contacts: engine.contacts(),
+                contacts: LazyContacts::of(engine.as_ref()),
             });
         }
         if steps.is_multiple_of(record_every) || steps == total_steps {
             let last = steps == total_steps;
-            if let Err(e) = recording.sample(steps, t, &project.signals, engine.state(), engine.contacts(), last) {
+            if let Err(e) = recording.sample(
+                steps,
+                t,
+                &project.signals,
+                engine.state(),
+                LazyContacts::of(engine.as_ref()),
+                last,
+            ) {
                 failure = Some(Stop::Output(e.to_string()));
                 break;
             }

@@ -10,7 +10,7 @@ use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use tribo_material::MaterialId;
 use tribo_model::Geometry;
 use tribo_runner::metrics::{self, MetricProbe};
-use tribo_runner::{BodyState, ContactRecord, LinkState, MetricValue, Scene, SceneState};
+use tribo_runner::{BodyState, ContactRecord, LazyContacts, LinkState, MetricValue, Scene, SceneState};
 use tribo_scene::{Axis, LinkRef, MetricKind, MetricSpec, Window};
 use tribo_testkit::{ground, pair_table, place, scene, solid, G};
 
@@ -110,7 +110,7 @@ fn bouncing(drop: f64, e: f64, bounces: usize) -> Vec<(f64, f64, f64)> {
 fn feed(probe: &mut dyn MetricProbe, scene: &Scene, samples: &[(f64, f64, f64)]) {
     for &(t, z, vz) in samples {
         let s = state(&[link(Vector3::new(0.0, 0.0, z), Vector3::new(0.0, 0.0, vz))]);
-        probe.observe(t, scene, &s, &[]);
+        probe.observe(t, scene, &s, LazyContacts::NONE);
     }
 }
 
@@ -204,7 +204,7 @@ fn a_constant_velocity_slide_moves_speed_times_window() {
             axis,
         }));
         for &(t, p) in &samples {
-            probe.observe(t, &scene, &state(&[link(p, v)]), &[]);
+            probe.observe(t, &scene, &state(&[link(p, v)]), LazyContacts::NONE);
         }
         let d = number(probe.finish());
         assert!((d - expected).abs() < 1e-12, "{axis:?}: {d} m, analytic {expected} m");
@@ -244,7 +244,7 @@ fn slip_is_motion_seen_from_the_reference() {
         let object = link(p + Vector3::new(0.0, 0.05 + 0.01 * t, 0.0), carrier);
         let s = state(&[object, gripper]);
         for probe in [&mut slip, &mut loose, &mut tight] {
-            probe.observe(t, &scene, &s, &[]);
+            probe.observe(t, &scene, &s, LazyContacts::NONE);
         }
     }
     let s = number(slip.finish());
@@ -282,7 +282,7 @@ fn a_falling_mass_keeps_its_energy_and_a_bounce_loses_one_minus_e_squared() {
         let mut ball = link(Vector3::new(0.0, 0.0, RADIUS), Vector3::zeros());
         ball.angular_velocity = Vector3::new(0.0, w, 0.0);
         ball.pose.rotation = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), t);
-        probe.observe(t, &scene, &state(&[ball]), &[]);
+        probe.observe(t, &scene, &state(&[ball]), LazyContacts::NONE);
     }
     let spin = 0.5 * 0.4 * MASS * RADIUS * RADIUS * omega * omega;
     let drift = number(probe.finish());
@@ -332,7 +332,7 @@ fn feet_slip_only_while_standing() {
             p_right += move_right / 100.0;
             p_left += move_left / 100.0;
             let s = state(&[link(p_right, Vector3::zeros()), link(p_left, Vector3::zeros())]);
-            probe.observe(t, &scene, &s, &contacts);
+            probe.observe(t, &scene, &s, LazyContacts::from(&contacts[..]));
             t += DT;
         }
     }

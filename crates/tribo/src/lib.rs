@@ -62,7 +62,7 @@ pub use tribo_model::{Body, Geometry, Joint, JointKind, Link, Shape};
 /// The engine API, runner types and controllers (commands, state, contacts, metrics, …).
 pub use tribo_runner as runner;
 pub use tribo_runner::{
-    Commands, ContactRecord, Control, ControlInput, Controller, JointCommand, LinkWrench, MetricResult, MetricValue,
-    SceneState,
+    Commands, ContactRecord, Control, ControlInput, Controller, JointCommand, LazyContacts, LinkWrench, MetricResult,
+    MetricValue, SceneState,
 };
 pub use tribo_scene::ExpectedValue;

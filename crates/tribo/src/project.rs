@@ -153,7 +153,7 @@ impl Project {
         let mut keep = |view: &StepView| {
             if let Some(n) = every {
                 if view.step.is_multiple_of(n) {
-                    contacts.insert(view.step, view.contacts.to_vec());
+                    contacts.insert(view.step, view.contacts.get().to_vec());
                 }
             }
         };

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use tribo_runner::{
-    controllers, Commands, ContactRecord, Control, ControlInput, Controller, Engine, EngineOptions, Scene, SceneState,
-    StepReport,
+    controllers, Commands, ContactRecord, Control, ControlInput, Controller, Engine, EngineOptions, LazyContacts,
+    Scene, SceneState, StepReport,
 };
 
 use crate::{Error, Project};
@@ -183,6 +183,6 @@ fn control_input<'a>(engine: &'a dyn Engine, scene: &'a Scene, time_step: f64, s
         step: steps,
         scene,
         state: engine.state(),
-        contacts: engine.contacts(),
+        contacts: LazyContacts::of(engine),
     }
 }

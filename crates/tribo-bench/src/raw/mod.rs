@@ -17,7 +17,8 @@ use std::sync::Arc;
 
 use rapier3d_f64::prelude::{JointAxis, MotorModel, PhysicsWorld};
 use tribo_runner::{
-    controllers, BodyState, Commands, ControlInput, Controller, JointCommand, LinkState, Scene, SceneState,
+    controllers, BodyState, Commands, ControlInput, Controller, JointCommand, LazyContacts, LinkState, Scene,
+    SceneState,
 };
 use tribo_scene::Project;
 
@@ -74,7 +75,7 @@ impl RawRapier {
             step: 0,
             scene: &scene,
             state: &state,
-            contacts: &[],
+            contacts: LazyContacts::NONE,
         };
         for c in &mut controllers {
             c.initialize(&input)
@@ -187,7 +188,7 @@ impl Stepper for RawRapier {
                 step: index,
                 scene: &self.scene,
                 state: &self.state,
-                contacts: &[],
+                contacts: LazyContacts::NONE,
             };
             for c in &mut self.controllers {
                 c.control(&input, &mut self.commands);

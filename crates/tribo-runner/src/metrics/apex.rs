@@ -3,7 +3,7 @@
 use tribo_scene::{LinkRef, Scene};
 
 use super::{MetricProbe, MetricValue};
-use crate::{ContactRecord, SceneState};
+use crate::{LazyContacts, SceneState};
 
 /// Finds apexes: a peak is the highest point of a rising phase, closed when the vertical
 /// velocity turns from positive to non-positive. Heights are above `rest_height`. Only the first
@@ -78,7 +78,7 @@ impl BounceRatio {
 }
 
 impl MetricProbe for BounceRatio {
-    fn observe(&mut self, _t: f64, _scene: &Scene, state: &SceneState, _contacts: &[ContactRecord]) {
+    fn observe(&mut self, _t: f64, _scene: &Scene, state: &SceneState, _contacts: LazyContacts<'_>) {
         self.finder.observe(state);
     }
 
@@ -115,7 +115,7 @@ impl ApexHeight {
 }
 
 impl MetricProbe for ApexHeight {
-    fn observe(&mut self, _t: f64, _scene: &Scene, state: &SceneState, _contacts: &[ContactRecord]) {
+    fn observe(&mut self, _t: f64, _scene: &Scene, state: &SceneState, _contacts: LazyContacts<'_>) {
         self.finder.observe(state);
     }
 

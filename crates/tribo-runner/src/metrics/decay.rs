@@ -7,7 +7,7 @@ use tribo_cslc::fit_decay_length;
 use tribo_scene::{LinkRef, Scene};
 
 use super::{MetricProbe, MetricValue};
-use crate::{ContactRecord, PatchDetail, SceneState};
+use crate::{LazyContacts, PatchDetail, SceneState};
 
 /// The last step's profile of the pad.
 struct Profile {
@@ -65,7 +65,7 @@ impl DecayLength {
 }
 
 impl MetricProbe for DecayLength {
-    fn observe(&mut self, _t: f64, scene: &Scene, _state: &SceneState, contacts: &[ContactRecord]) {
+    fn observe(&mut self, _t: f64, scene: &Scene, _state: &SceneState, contacts: LazyContacts<'_>) {
         let link = self.link;
         let (pad, _) = self.pad.get_or_insert_with(|| {
             let name = scene.bodies.get(link.body).map_or_else(
@@ -80,6 +80,7 @@ impl MetricProbe for DecayLength {
         let Some(pad) = *pad else { return };
         self.last = Profile::merge(
             contacts
+                .get()
                 .iter()
                 .filter_map(|c| c.patch.as_ref())
                 .filter(|p| p.pad == pad),

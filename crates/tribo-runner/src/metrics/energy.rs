@@ -4,7 +4,7 @@ use nalgebra::Vector3;
 use tribo_scene::Scene;
 
 use super::{MetricProbe, MetricValue};
-use crate::{ContactRecord, SceneState};
+use crate::{LazyContacts, SceneState};
 
 /// Deepest penetration seen in any contact (optionally involving one body), m.
 pub struct MaxPenetration {
@@ -19,8 +19,8 @@ impl MaxPenetration {
 }
 
 impl MetricProbe for MaxPenetration {
-    fn observe(&mut self, _t: f64, _scene: &Scene, _state: &SceneState, contacts: &[ContactRecord]) {
-        for c in contacts {
+    fn observe(&mut self, _t: f64, _scene: &Scene, _state: &SceneState, contacts: LazyContacts<'_>) {
+        for c in contacts.get() {
             if self.body.is_none_or(|b| c.a.body == b || c.b.body == b) {
                 self.max = self.max.max(c.depth);
             }
@@ -63,7 +63,7 @@ pub fn total_energy(scene: &Scene, state: &SceneState) -> f64 {
 }
 
 impl MetricProbe for EnergyDrift {
-    fn observe(&mut self, _t: f64, scene: &Scene, state: &SceneState, _contacts: &[ContactRecord]) {
+    fn observe(&mut self, _t: f64, scene: &Scene, state: &SceneState, _contacts: LazyContacts<'_>) {
         let e = total_energy(scene, state);
         let e0 = *self.initial.get_or_insert(e);
         self.worst = self.worst.max((e - e0).abs());

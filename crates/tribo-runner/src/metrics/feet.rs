@@ -4,7 +4,7 @@ use nalgebra::Vector3;
 use tribo_scene::{LinkRef, Scene};
 
 use super::{MetricProbe, MetricValue};
-use crate::{ContactRecord, SceneState};
+use crate::{ContactRecord, LazyContacts, SceneState};
 
 /// Accumulated horizontal travel of each foot between consecutive samples in which it stands
 /// (the ground pushes it with more than `threshold` newtons along the contact normals).
@@ -40,10 +40,10 @@ fn ground_force(foot: LinkRef, ground: usize, contacts: &[ContactRecord]) -> f64
 }
 
 impl MetricProbe for FootSlip {
-    fn observe(&mut self, _t: f64, _scene: &Scene, state: &SceneState, contacts: &[ContactRecord]) {
+    fn observe(&mut self, _t: f64, _scene: &Scene, state: &SceneState, contacts: LazyContacts<'_>) {
         for (foot, previous) in self.feet.iter().zip(self.previous.iter_mut()) {
             let p = state.bodies[foot.body].links[foot.link].pose.translation.vector;
-            let standing = ground_force(*foot, self.ground, contacts) > self.threshold;
+            let standing = ground_force(*foot, self.ground, contacts.get()) > self.threshold;
             if let Some((before, stood)) = *previous {
                 if stood && standing {
                     self.total += (p - before).xy().norm();

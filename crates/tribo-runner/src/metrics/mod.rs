@@ -15,12 +15,12 @@ pub use zmp::{center_of_pressure, ZmpError};
 
 use tribo_scene::{MetricKind, MetricSpec, Scene};
 
-use crate::{ContactRecord, SceneState};
+use crate::{LazyContacts, SceneState};
 
 /// One metric being computed.
 pub trait MetricProbe: Send {
     /// Look at the state at time `t` (called for the initial state and after every step).
-    fn observe(&mut self, t: f64, scene: &Scene, state: &SceneState, contacts: &[ContactRecord]);
+    fn observe(&mut self, t: f64, scene: &Scene, state: &SceneState, contacts: LazyContacts<'_>);
     fn finish(&self) -> MetricValue;
 }
 

@@ -4,7 +4,7 @@ use nalgebra::Vector3;
 use tribo_scene::{Axis, LinkRef, Scene, Window};
 
 use super::{MetricProbe, MetricValue};
-use crate::{ContactRecord, SceneState};
+use crate::{LazyContacts, SceneState};
 
 fn position(state: &SceneState, link: LinkRef) -> Vector3<f64> {
     state.bodies[link.body].links[link.link].pose.translation.vector
@@ -75,7 +75,7 @@ impl Displacement {
 }
 
 impl MetricProbe for Displacement {
-    fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, _contacts: &[ContactRecord]) {
+    fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, _contacts: LazyContacts<'_>) {
         let p = match self.reference {
             Some(r) => position_in(state, self.link, r),
             None => position(state, self.link),
@@ -110,7 +110,7 @@ impl Fell {
 }
 
 impl MetricProbe for Fell {
-    fn observe(&mut self, _t: f64, _scene: &Scene, state: &SceneState, _contacts: &[ContactRecord]) {
+    fn observe(&mut self, _t: f64, _scene: &Scene, state: &SceneState, _contacts: LazyContacts<'_>) {
         self.fell |= position(state, self.link).z < self.height;
     }
 
@@ -144,7 +144,7 @@ impl Held {
 }
 
 impl MetricProbe for Held {
-    fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, _contacts: &[ContactRecord]) {
+    fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, _contacts: LazyContacts<'_>) {
         if !in_window(&self.window, t) {
             return;
         }

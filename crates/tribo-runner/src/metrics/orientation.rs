@@ -6,7 +6,7 @@ use tribo_scene::{LinkRef, Reduce, Scene, Window};
 
 use super::motion::in_window;
 use super::{MetricProbe, MetricValue};
-use crate::{ContactRecord, SceneState};
+use crate::{LazyContacts, SceneState};
 
 fn rotation(state: &SceneState, link: LinkRef) -> UnitQuaternion<f64> {
     state.bodies[link.body].links[link.link].pose.rotation
@@ -101,7 +101,7 @@ impl AngleProbe {
 }
 
 impl MetricProbe for AngleProbe {
-    fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, _contacts: &[ContactRecord]) {
+    fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, _contacts: LazyContacts<'_>) {
         self.sample(t, rotation(state, self.link));
     }
 

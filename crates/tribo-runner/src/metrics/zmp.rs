@@ -34,7 +34,7 @@ use tribo_model::ZmpSeq;
 use tribo_scene::{LinkRef, Reduce, Scene, Window};
 
 use super::{MetricProbe, MetricValue};
-use crate::{ContactRecord, SceneState};
+use crate::{ContactRecord, LazyContacts, SceneState};
 
 /// Centre of pressure on the ground plane of the vertical contact forces exerted by any link of
 /// body `ground` on the links `feet`: (x, y of Σ f_zᵢ pᵢ / Σ f_zᵢ, Σ f_zᵢ in N). `None` when the
@@ -127,12 +127,12 @@ impl ZmpError {
 }
 
 impl MetricProbe for ZmpError {
-    fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, contacts: &[ContactRecord]) {
+    fn observe(&mut self, t: f64, _scene: &Scene, state: &SceneState, contacts: LazyContacts<'_>) {
         let Some(body) = self.feet.first().map(|f| f.body) else {
             return;
         };
         let root = state.bodies[body].links[0].pose;
-        self.sample(t, &root, contacts);
+        self.sample(t, &root, contacts.get());
     }
 
     fn finish(&self) -> MetricValue {
