@@ -121,7 +121,7 @@ fn time(
         let times = time_phases(&mut sim as &mut dyn Stepper, &phases)?;
         (build, times, sim.contacts(), sim.top_height(), None, None)
     } else {
-        let mut sim = tribo_stepper::TriboStepper::new(&project, engine)?;
+        let mut sim = tribo_stepper::TriboStepper::new(project.clone(), engine)?;
         let build = cpu::process_time().saturating_sub(build_start);
         let times = time_phases(&mut sim as &mut dyn Stepper, &phases)?;
         let stages: serde_json::Map<String, serde_json::Value> = sim
