@@ -239,7 +239,7 @@ impl RapierEngine {
             (p.num_solver_iterations.max(1), p.num_internal_pgs_iterations)
         };
         self.contacts.new_step(dt, substeps, self.options.friction_model);
-        report.contacts = report.time("count_contacts", || count_contacts(&self.world, &self.materials));
+        report.contacts = report.time("count_contacts", || count_contacts(&self.world));
         self.spare_state = std::mem::replace(&mut self.state, state);
         self.time += dt;
         self.steps += 1;
