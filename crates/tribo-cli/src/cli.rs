@@ -136,15 +136,8 @@ pub struct EnginesArgs {
 pub struct ProjectArgs {
     /// The project file
     pub project: PathBuf,
-    /// Override a project parameter (repeatable)
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub set: Vec<String>,
-    /// Merge an extra material table after the project's own (repeatable)
-    #[arg(long = "materials", value_name = "EXTRA.yaml")]
-    pub materials: Vec<PathBuf>,
-    /// Simulated time in seconds (overrides the project's duration)
-    #[arg(long)]
-    pub time: Option<f64>,
+    #[command(flatten)]
+    pub load: LoadArgs,
     /// Write results into this directory: trajectory.csv and metrics.json per run; `compare` adds
     /// report.html (table, plots, 3-D replay) and plots/*.svg|png, `sweep` sweep.html and sweep.json
     #[arg(long)]
@@ -155,6 +148,20 @@ pub struct ProjectArgs {
     /// No progress display
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// How a project is loaded and how long it runs: shared by `run`, `compare` and `sweep`.
+#[derive(Args, Clone)]
+pub struct LoadArgs {
+    /// Override a project parameter (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Merge an extra material table after the project's own (repeatable)
+    #[arg(long = "materials", value_name = "EXTRA.yaml")]
+    pub materials: Vec<PathBuf>,
+    /// Simulated time in seconds (overrides the project's duration)
+    #[arg(long)]
+    pub time: Option<f64>,
     /// Treat warnings about unknown materials as errors
     #[arg(long)]
     pub strict: bool,
@@ -203,15 +210,8 @@ pub struct SweepArgs {
     /// Comma-separated engines (default: the project's engines, else every engine)
     #[arg(long, value_delimiter = ',')]
     pub engines: Vec<String>,
-    /// Override a project parameter (repeatable)
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub set: Vec<String>,
-    /// Merge an extra material table after the project's own (repeatable)
-    #[arg(long = "materials", value_name = "EXTRA.yaml")]
-    pub materials: Vec<PathBuf>,
-    /// Simulated time in seconds (overrides the project's duration)
-    #[arg(long)]
-    pub time: Option<f64>,
+    #[command(flatten)]
+    pub load: LoadArgs,
     /// Run only shard K of N (1 ≤ K ≤ N): the grid points K, K+N, K+2N, ... (counting from 1 in
     /// grid order). Needs --out DIR, where it writes DIR/shard.json for --merge.
     #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse)]
@@ -236,15 +236,6 @@ pub struct SweepArgs {
     /// No progress display
     #[arg(long)]
     pub quiet: bool,
-    /// Treat warnings about unknown materials as errors
-    #[arg(long)]
-    pub strict: bool,
-    /// Run even if a run takes more than 10 000 000 steps (duration / time step)
-    #[arg(long)]
-    pub allow_long_run: bool,
-    /// The share directory `${SHARE}` stands for (default: tribo's `share/`)
-    #[arg(long, value_name = "DIR")]
-    pub share: Option<PathBuf>,
 }
 
 impl SweepArgs {
@@ -252,15 +243,10 @@ impl SweepArgs {
     pub fn project_args(&self) -> Option<ProjectArgs> {
         Some(ProjectArgs {
             project: self.project.clone()?,
-            set: self.set.clone(),
-            materials: self.materials.clone(),
-            time: self.time,
+            load: self.load.clone(),
             out: self.out.clone(),
             json: self.json,
             quiet: self.quiet,
-            strict: self.strict,
-            allow_long_run: self.allow_long_run,
-            share: self.share.clone(),
         })
     }
 }

@@ -32,13 +32,13 @@ pub fn execute(args: &CompareArgs) -> CliResult {
     let project = load_project(&args.project)?;
     let engines = engines_to_run(&project, &args.engines)?;
     let options = RunOptions {
-        duration: args.project.time,
+        duration: args.project.load.time,
         replay_interval: args
             .project
             .out
             .as_ref()
-            .map(|_| replay_interval(&project, args.project.time)),
-        allow_long_run: args.project.allow_long_run,
+            .map(|_| replay_interval(&project, args.project.load.time)),
+        allow_long_run: args.project.load.allow_long_run,
         ..Default::default()
     };
     check_steps(&project, &options)?;

@@ -94,8 +94,8 @@ pub fn parse_overrides(set: &[String]) -> Result<BTreeMap<String, String>, Failu
 /// Load the project with the command line's overrides; print its warnings (collapsed) and how
 /// its motion patterns will be played.
 pub fn load_project(args: &ProjectArgs) -> Result<Project, Failure> {
-    let overrides = parse_overrides(&args.set)?;
-    if let Some(t) = args.time {
+    let overrides = parse_overrides(&args.load.set)?;
+    if let Some(t) = args.load.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(Failure::input(format!(
                 "--time must be a positive number of seconds, found {t}"
@@ -104,9 +104,9 @@ pub fn load_project(args: &ProjectArgs) -> Result<Project, Failure> {
     }
     let options = LoadOptions {
         overrides,
-        extra_materials: args.materials.clone(),
-        strict: args.strict,
-        share_dir: share_dir(args.share.as_deref())?,
+        extra_materials: args.load.materials.clone(),
+        strict: args.load.strict,
+        share_dir: share_dir(args.load.share.as_deref())?,
     };
     let project = Project::load(&args.project, &options)?;
     crate::warnings::eprint(&project.warnings);
@@ -133,9 +133,9 @@ pub fn share_dir(share: Option<&Path>) -> Result<std::path::PathBuf, Failure> {
 pub fn run_options(project: &Project, args: &ProjectArgs) -> RunOptions {
     let capture = args.out.is_some() && !project.scene.pads.is_empty();
     RunOptions {
-        duration: args.time,
-        replay_interval: capture.then(|| crate::compare::replay_interval(project, args.time)),
-        allow_long_run: args.allow_long_run,
+        duration: args.load.time,
+        replay_interval: capture.then(|| crate::compare::replay_interval(project, args.load.time)),
+        allow_long_run: args.load.allow_long_run,
         ..Default::default()
     }
 }

@@ -53,7 +53,7 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<String>> {
 }
 
 fn overrides(args: &ProjectArgs, axes: &[Axis], values: &[String]) -> Result<BTreeMap<String, String>, Failure> {
-    let mut out = crate::run::parse_overrides(&args.set)?;
+    let mut out = crate::run::parse_overrides(&args.load.set)?;
     for (axis, value) in axes.iter().zip(values) {
         out.insert(axis.name.clone(), value.clone());
     }
@@ -100,8 +100,8 @@ pub fn execute(args: &SweepArgs) -> CliResult {
                 project: project_args.project.display().to_string(),
                 name: base.name.clone(),
                 set: overrides(&project_args, &[], &[])?,
-                materials: args.materials.iter().map(|p| p.display().to_string()).collect(),
-                time: args.time,
+                materials: args.load.materials.iter().map(|p| p.display().to_string()).collect(),
+                time: args.load.time,
                 axes,
                 engines,
                 fingerprint,
@@ -120,6 +120,7 @@ fn checked_axes(args: &SweepArgs) -> Result<Vec<Axis>, Failure> {
             return Err(Failure::input(format!("--param {} is given twice", axis.name)));
         }
         if args
+            .load
             .set
             .iter()
             .any(|s| s.split('=').next().map(str::trim) == Some(axis.name.as_str()))
@@ -147,16 +148,16 @@ fn run_points(
         .map(|values| {
             let options = LoadOptions {
                 overrides: overrides(project_args, axes, values)?,
-                extra_materials: args.materials.clone(),
-                strict: args.strict,
-                share_dir: share_dir(args.share.as_deref())?,
+                extra_materials: args.load.materials.clone(),
+                strict: args.load.strict,
+                share_dir: share_dir(args.load.share.as_deref())?,
             };
             Project::load(&project_args.project, &options).map_err(Failure::from)
         })
         .collect::<Result<_, _>>()?;
     let options = RunOptions {
-        duration: args.time,
-        allow_long_run: args.allow_long_run,
+        duration: args.load.time,
+        allow_long_run: args.load.allow_long_run,
         ..Default::default()
     };
     for project in &projects {
