@@ -100,24 +100,16 @@ pub fn implied_zmp(
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use nalgebra::{Translation3, UnitQuaternion};
 
     use super::*;
     use crate::kinematics::center_of_mass;
-    use crate::{generate, stance_replay, GaitParams, Walker, STANCE_HYSTERESIS, WALKER_FEET};
-
-    fn walker() -> Walker {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../share/model/walker.body");
-        let body = tribo_model::load_body(&path).expect("walker.body loads");
-        Walker::new(body, WALKER_FEET).expect("a biped")
-    }
+    use crate::{generate, shipped_walker, stance_replay, GaitParams, STANCE_HYSTERESIS, WALKER_FEET};
 
     /// Standing still, the ZMP is the ground projection of the centre of mass.
     #[test]
     fn a_still_posture_has_its_zmp_under_the_center_of_mass() {
-        let walker = walker();
+        let walker = shipped_walker();
         let body = &walker.body;
         let mut frame: Vec<f64> = vec![0.0; body.joints_by_id.len()];
         for (id, value) in frame.iter_mut().enumerate() {
@@ -153,7 +145,7 @@ mod tests {
     /// leg's acceleration, the links' rotation).
     #[test]
     fn a_generated_walk_implies_about_its_planned_zmp() {
-        let walker = walker();
+        let walker = shipped_walker();
         let params = GaitParams {
             steps: 4,
             rest: 0.5,

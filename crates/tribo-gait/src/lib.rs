@@ -32,3 +32,11 @@ pub use preview::{augmented, solve_dare, CartTable, PreviewController, PreviewWe
 pub use progress::{implied_progress, stance_replay, StanceReplay, STANCE_HYSTERESIS};
 pub use seq_writer::{seq_text, write_seq};
 pub use walker::{Walker, WALKER_FEET};
+
+/// The walker shipped in `share/model/walker.body`, for the unit tests of this crate.
+#[cfg(test)]
+pub(crate) fn shipped_walker() -> Walker {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../share/model/walker.body");
+    let body = tribo_model::load_body(&path).expect("walker.body loads");
+    Walker::new(body, WALKER_FEET).expect("a biped")
+}

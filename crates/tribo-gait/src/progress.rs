@@ -170,24 +170,16 @@ pub fn implied_progress(body: &Body, motion: &JointMotion, feet: &[&str]) -> Res
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use nalgebra::{Translation3, UnitQuaternion};
 
     use super::*;
-    use crate::{generate, GaitParams, Walker, WALKER_FEET};
-
-    fn walker() -> Walker {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../share/model/walker.body");
-        let body = tribo_model::load_body(&path).expect("walker.body loads");
-        Walker::new(body, WALKER_FEET).expect("a biped")
-    }
+    use crate::{generate, shipped_walker, GaitParams, WALKER_FEET};
 
     /// A pattern from `generate` places the waist itself: replaying its joint angles with the
     /// stance foot fixed must put the root where the generator did, frame by frame.
     #[test]
     fn replay_recovers_the_generated_waist() {
-        let walker = walker();
+        let walker = shipped_walker();
         let params = GaitParams {
             steps: 3,
             rest: 0.2,
@@ -221,7 +213,7 @@ mod tests {
 
     #[test]
     fn unknown_feet_and_mismatched_motions_are_errors() {
-        let walker = walker();
+        let walker = shipped_walker();
         let motion = JointMotion {
             frame_rate: 500.0,
             num_parts: walker.body.joints_by_id.len(),
