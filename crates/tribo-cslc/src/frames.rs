@@ -59,6 +59,23 @@ impl<'a> TargetFrame<'a> {
         }
     }
 
+    /// The signed distance at the pad-frame point `q` when the target's distance is exact
+    /// ([`Shape::exact_distance`]), with the length scale of its rounding (`|q_shape|`, m);
+    /// `None` for any other target.
+    pub fn exact_distance(&self, q: &Point3<f64>) -> Option<(f64, f64)> {
+        match self {
+            TargetFrame::Shape {
+                shape,
+                rotation,
+                translation,
+            } if shape.exact_distance() => {
+                let local = Point3::from(rotation * q.coords + translation);
+                Some((shape.local_distance(&local), translation.norm() + local.coords.norm()))
+            }
+            _ => None,
+        }
+    }
+
     /// [`distance`](Self::distance) and [`normal`](Self::normal) at once.
     pub fn distance_and_normal(&self, q: &Point3<f64>) -> (f64, Vector3<f64>) {
         match self {

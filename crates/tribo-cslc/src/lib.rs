@@ -55,6 +55,7 @@ mod frames;
 mod geometry;
 mod local;
 mod params;
+mod reach;
 mod red_black;
 mod result;
 mod solver;

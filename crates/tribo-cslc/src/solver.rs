@@ -13,6 +13,7 @@ use crate::frames::{target_frames, TargetFrame};
 use crate::geometry::{CslcError, Lattice};
 use crate::local::{local_compliance, local_step, local_stiffness, Contact, LocalProblem, StickTerms};
 use crate::params::{Acceleration, CslcParams};
+use crate::reach::{Clusters, ALL_TARGETS};
 use crate::result::PatchResult;
 use crate::target::{Target, Twist};
 
@@ -83,9 +84,6 @@ impl Surface {
 /// `μ_s`), m/s: the slip threshold of Choreonoid's AIST simulator, as `pgs` uses it.
 const SLIP_SPEED: f64 = 1e-4;
 
-/// Every target is a candidate.
-const ALL_TARGETS: u64 = u64::MAX;
-
 /// Sphere radii beyond its own radius within which a target stays a candidate for a step.
 const REACH_RADII: f64 = 2.0;
 
@@ -124,6 +122,8 @@ pub struct CslcPad {
     chebyshev_radius: f64,
     /// Sphere indices by colour: no two neighbours share a colour (red-black on grids).
     colors: Vec<Vec<usize>>,
+    /// Nearby spheres grouped, to skip the targets out of a group's reach (`reach.rs`).
+    clusters: Clusters,
 }
 
 impl CslcPad {
@@ -146,6 +146,7 @@ impl CslcPad {
         }
         let n = lattice.len();
         let colors = crate::red_black::colour_classes(&lattice);
+        let clusters = Clusters::new(&lattice);
         Ok(CslcPad {
             lattice,
             params,
@@ -156,6 +157,7 @@ impl CslcPad {
             penetration: vec![0.0; n],
             sliding: vec![false; n],
             colors,
+            clusters,
             chebyshev_radius: radius,
         })
     }
@@ -227,9 +229,10 @@ impl CslcPad {
 
     /// The nearest target at sphere `i`, as a [`Surface`], if within its radius plus
     /// [`REACH_RADII`] radii (a sphere moving farther within one step is a fast impact anyway).
-    fn nearest_surface(&self, frames: &[TargetFrame], i: usize, delta: &Vector3<f64>) -> Option<Surface> {
+    /// `mask` leaves out only targets provably beyond that reach (`reach.rs`).
+    fn nearest_surface(&self, frames: &[TargetFrame], i: usize, delta: &Vector3<f64>, mask: u64) -> Option<Surface> {
         let radius = self.lattice.spheres().get(i)?.radius;
-        let (target, penetration, normal) = self.deepest_among(frames, i, delta, ALL_TARGETS)?;
+        let (target, penetration, normal) = self.deepest_among(frames, i, delta, mask)?;
         (penetration > -REACH_RADII * radius).then_some(Surface {
             target,
             penetration,
@@ -317,6 +320,13 @@ impl CslcPad {
         let n = self.lattice.len();
         let origin = Point3::from(pose.translation.vector);
         let frames = target_frames(targets, &pose);
+        let spread = self
+            .displacement
+            .iter()
+            .map(|d| d.norm_squared())
+            .fold(0.0, f64::max)
+            .sqrt();
+        let candidates = self.clusters.candidates(&frames, spread, REACH_RADII);
 
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
@@ -336,7 +346,8 @@ impl CslcPad {
                 }
                 None => delta,
             };
-            let surface = self.nearest_surface(&frames, i, &delta);
+            let mask = self.clusters.mask_of(i, &candidates);
+            let surface = self.nearest_surface(&frames, i, &delta, mask);
             let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
             let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
             let slid = self.sliding.get(i).copied().unwrap_or(false);

@@ -51,6 +51,13 @@ pub trait Shape: Sync {
     fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
         (self.local_distance(p), self.local_normal(p))
     }
+    /// `local_distance` is the exact signed Euclidean distance (hence 1-Lipschitz: no point
+    /// within `s` of `p` is nearer than `local_distance(p) − s`). A pad then skips the shape for
+    /// spheres provably out of its reach (`reach.rs`); a shape that only bounds or approximates
+    /// its distance keeps the default `false` and is queried by every sphere.
+    fn exact_distance(&self) -> bool {
+        false
+    }
 }
 
 /// A shape placed in the world with a pose and a rigid velocity.
@@ -101,6 +108,9 @@ impl<S: Shape> Target for Posed<S> {
 pub struct Plane;
 
 impl Shape for Plane {
+    fn exact_distance(&self) -> bool {
+        true
+    }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
         p.z
     }
@@ -117,6 +127,9 @@ pub struct Sphere {
 }
 
 impl Shape for Sphere {
+    fn exact_distance(&self) -> bool {
+        true
+    }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
         p.coords.norm() - self.radius
     }
@@ -142,6 +155,9 @@ pub struct Cuboid {
 }
 
 impl Shape for Cuboid {
+    fn exact_distance(&self) -> bool {
+        true
+    }
     /// Exact box distance (Quílez; e.g. Hart, "Sphere tracing", 1996 §A):
     /// `q = |p| − e`; `d = |max(q, 0)| + min(max_k q_k, 0)`.
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
@@ -232,6 +248,9 @@ impl Cylinder {
 }
 
 impl Shape for Cylinder {
+    fn exact_distance(&self) -> bool {
+        true
+    }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
         revolved_distance_and_normal(&self.edges(), p).0
     }
@@ -264,6 +283,9 @@ impl Cone {
 }
 
 impl Shape for Cone {
+    fn exact_distance(&self) -> bool {
+        true
+    }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
         revolved_distance_and_normal(&self.edges(), p).0
     }
@@ -292,6 +314,9 @@ impl Capsule {
 }
 
 impl Shape for Capsule {
+    fn exact_distance(&self) -> bool {
+        true
+    }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
         self.offset(p).norm() - self.radius
     }
