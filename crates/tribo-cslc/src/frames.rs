@@ -59,19 +59,29 @@ impl<'a> TargetFrame<'a> {
         }
     }
 
-    /// The signed distance at the pad-frame point `q` when the target's distance is exact
-    /// ([`Shape::exact_distance`]), with the length scale of its rounding (`|q_shape|`, m);
-    /// `None` for any other target.
+    /// The signed distance at the pad-frame point `q` when the target's distance is exact and
+    /// convex ([`Shape::exact_convex_distance`]), with the length scale of its rounding
+    /// (`|t| + |q_shape|`, m); `None` for any other target.
     pub fn exact_distance(&self, q: &Point3<f64>) -> Option<(f64, f64)> {
         match self {
             TargetFrame::Shape {
                 shape,
                 rotation,
                 translation,
-            } if shape.exact_distance() => {
+            } if shape.exact_convex_distance() => {
                 let local = Point3::from(rotation * q.coords + translation);
                 Some((shape.local_distance(&local), translation.norm() + local.coords.norm()))
             }
+            _ => None,
+        }
+    }
+
+    /// For a target whose distance is exact and convex ([`Shape::exact_convex_distance`]), the
+    /// length scale of the rounding of its queries beyond the pad-frame point's own (`|t|`, m);
+    /// `None` for any other target.
+    pub fn exact_convex_scale(&self) -> Option<f64> {
+        match self {
+            TargetFrame::Shape { shape, translation, .. } if shape.exact_convex_distance() => Some(translation.norm()),
             _ => None,
         }
     }

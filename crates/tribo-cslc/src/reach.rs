@@ -6,7 +6,7 @@
 //! targets there are. The spheres are grouped into clusters of nearby rest positions
 //! (cubes of [`CLUSTER_CELLS`] lattice spacings). A cluster is contained in the ball of centre
 //! `c` (its rest centroid) and radius `R = max_i |p_i − c| + max_i |δ_i|`; for a target whose signed
-//! distance `d` is exact (1-Lipschitz, [`Shape::exact_distance`](crate::Shape::exact_distance)),
+//! distance `d` is exact (1-Lipschitz, [`Shape::exact_convex_distance`](crate::Shape::exact_convex_distance)),
 //! every sphere centre `q` of the cluster has `d(q) ≥ d(c) − R`. When that bound exceeds the reach
 //! of the cluster's largest sphere, no sphere of the cluster needs to query the target: its
 //! deepest target and its surface are the same without it, so skipping it changes no bit of the

@@ -87,6 +87,10 @@ const SLIP_SPEED: f64 = 1e-4;
 /// Sphere radii beyond its own radius within which a target stays a candidate for a step.
 const REACH_RADII: f64 = 2.0;
 
+/// Relative margin of the tangent-plane contact test (`out_of_contact`), per metre of the lengths
+/// involved: f64 rounding of a distance query is a few 1e-16 of them.
+const CONVEX_MARGIN: f64 = 1e-9;
+
 /// Chebyshev restarts after which a step finishes with damped Jacobi sweeps.
 const MAX_CHEBYSHEV_RESTARTS: usize = 8;
 
@@ -471,14 +475,14 @@ impl CslcPad {
         let delta = self.displacement.get(i).copied().unwrap_or_default();
         let center = self.center(i, &delta);
         let (area, radius) = self.lattice.spheres().get(i).map_or((0.0, 0.0), |s| (s.area, s.radius));
-        // The true geometry of the target the sphere was linearised against (none out of reach).
-        let mask = prepared.get(i).and_then(|p| p.surface).map_or(0, |s| {
-            if s.target < 64 {
-                1u64 << s.target
-            } else {
-                ALL_TARGETS
+        let surface = prepared.get(i).and_then(|p| p.surface);
+        if let Some(s) = surface {
+            if self.out_of_contact(frames, &s, &center, radius, &delta) {
+                return (center, None, 0.0, Vector3::zeros(), area, radius, false);
             }
-        });
+        }
+        // The true geometry of the target the sphere was linearised against (none out of reach).
+        let mask = surface.map_or(0, |s| if s.target < 64 { 1u64 << s.target } else { ALL_TARGETS });
         let contact = self.contact_among(frames, i, &delta, mask);
         let Some(c) = contact else {
             return (center, None, 0.0, Vector3::zeros(), area, radius, false);
@@ -503,6 +507,27 @@ impl CslcPad {
             friction *= if magnitude > 0.0 { cap / magnitude } else { 0.0 };
         }
         (center, Some(c), force_normal, friction, area, radius, sliding)
+    }
+
+    /// The sphere at `center` (displacement `delta`) is out of contact with the convex target of
+    /// its linearised `surface` without querying it: a convex distance is never below its tangent
+    /// plane ([`Shape::exact_convex_distance`](crate::Shape::exact_convex_distance)), so the true
+    /// penetration is at most the linearised one; out of contact when that is negative by more
+    /// than a margin far above the rounding of either.
+    fn out_of_contact(
+        &self,
+        frames: &[TargetFrame],
+        surface: &Surface,
+        center: &Point3<f64>,
+        radius: f64,
+        delta: &Vector3<f64>,
+    ) -> bool {
+        let Some(scale) = frames.get(surface.target).and_then(TargetFrame::exact_convex_scale) else {
+            return false;
+        };
+        let linear = surface.penetration - surface.normal.dot(&(delta - surface.delta));
+        let margin = CONVEX_MARGIN * (1.0 + scale + center.coords.norm() + radius + linear.abs());
+        linear < -margin
     }
 
     pub(crate) fn set_sliding(&mut self, i: usize, sliding: bool) {

@@ -51,11 +51,15 @@ pub trait Shape: Sync {
     fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
         (self.local_distance(p), self.local_normal(p))
     }
-    /// `local_distance` is the exact signed Euclidean distance (hence 1-Lipschitz: no point
-    /// within `s` of `p` is nearer than `local_distance(p) − s`). A pad then skips the shape for
-    /// spheres provably out of its reach (`reach.rs`); a shape that only bounds or approximates
-    /// its distance keeps the default `false` and is queried by every sphere.
-    fn exact_distance(&self) -> bool {
+    /// `local_distance` is the exact signed Euclidean distance of a convex solid, and
+    /// `local_normal` its gradient (a subgradient where it has none). Such a distance is
+    /// 1-Lipschitz (no point within `s` of `p` is nearer than `local_distance(p) − s`) and convex
+    /// (never below its tangent plane `d(p₀) + n(p₀)·(p − p₀)`; Boyd & Vandenberghe, *Convex
+    /// Optimization*, 2004, §3.1.3 and exercise 3.12's distance to a convex set). A pad then skips
+    /// the shape for spheres provably out of its reach (`reach.rs`) or out of contact
+    /// (`solver.rs`, `final_state`); a shape that only bounds or approximates its distance, or is
+    /// not convex, keeps the default `false` and is always queried.
+    fn exact_convex_distance(&self) -> bool {
         false
     }
 }
@@ -108,7 +112,7 @@ impl<S: Shape> Target for Posed<S> {
 pub struct Plane;
 
 impl Shape for Plane {
-    fn exact_distance(&self) -> bool {
+    fn exact_convex_distance(&self) -> bool {
         true
     }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
@@ -127,7 +131,7 @@ pub struct Sphere {
 }
 
 impl Shape for Sphere {
-    fn exact_distance(&self) -> bool {
+    fn exact_convex_distance(&self) -> bool {
         true
     }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
@@ -155,7 +159,7 @@ pub struct Cuboid {
 }
 
 impl Shape for Cuboid {
-    fn exact_distance(&self) -> bool {
+    fn exact_convex_distance(&self) -> bool {
         true
     }
     /// Exact box distance (Quílez; e.g. Hart, "Sphere tracing", 1996 §A):
@@ -248,7 +252,7 @@ impl Cylinder {
 }
 
 impl Shape for Cylinder {
-    fn exact_distance(&self) -> bool {
+    fn exact_convex_distance(&self) -> bool {
         true
     }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
@@ -283,7 +287,7 @@ impl Cone {
 }
 
 impl Shape for Cone {
-    fn exact_distance(&self) -> bool {
+    fn exact_convex_distance(&self) -> bool {
         true
     }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {
@@ -314,7 +318,7 @@ impl Capsule {
 }
 
 impl Shape for Capsule {
-    fn exact_distance(&self) -> bool {
+    fn exact_convex_distance(&self) -> bool {
         true
     }
     fn local_distance(&self, p: &Point3<f64>) -> f64 {

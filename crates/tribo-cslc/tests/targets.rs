@@ -362,3 +362,87 @@ fn posed_shapes_transform_distance_normal_and_velocity() {
         assert!((plane.normal(&x) - up).amax() < NORMAL_TOL);
     }
 }
+
+/// The primitives declare an exact convex distance (`Shape::exact_convex_distance`), which lets
+/// a pad skip queries: check both properties it relies on, at random pairs of points (inside and
+/// outside, including the axis and the centre): 1-Lipschitz, `|d(q) − d(p)| ≤ |q − p|`, and never
+/// below the tangent plane, `d(q) ≥ d(p) + n(p)·(q − p)`, within rounding.
+#[test]
+fn primitive_distances_are_convex_and_1_lipschitz() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1412);
+    let shapes: [(&str, &dyn Shape, f64); 6] = [
+        ("plane", &Plane, 0.1),
+        ("sphere", &Sphere { radius: BALL }, 0.08),
+        (
+            "cuboid",
+            &Cuboid {
+                half_extents: Vector3::new(0.03, 0.02, 0.05),
+            },
+            0.08,
+        ),
+        (
+            "cylinder",
+            &Cylinder {
+                radius: 0.02,
+                height: 0.06,
+            },
+            0.06,
+        ),
+        (
+            "cone",
+            &Cone {
+                radius: 0.03,
+                height: 0.05,
+            },
+            0.06,
+        ),
+        (
+            "capsule",
+            &Capsule {
+                radius: 0.01,
+                length: 0.04,
+            },
+            0.05,
+        ),
+    ];
+    for (name, shape, extent) in shapes {
+        assert!(shape.exact_convex_distance(), "{name}");
+        let point = |rng: &mut ChaCha8Rng| {
+            let mut p = Point3::new(
+                rng.random_range(-extent..extent),
+                rng.random_range(-extent..extent),
+                rng.random_range(-extent..extent),
+            );
+            // Every tenth point on the local Y axis, every twentieth at the origin.
+            match rng.random_range(0..20) {
+                0 => p = Point3::origin(),
+                1 => (p.x, p.z) = (0.0, 0.0),
+                _ => {}
+            }
+            p
+        };
+        for _ in 0..POINTS {
+            let p = point(&mut rng);
+            let q = if rng.random_bool(0.5) {
+                point(&mut rng)
+            } else {
+                p + Vector3::new(
+                    rng.random_range(-0.002..0.002),
+                    rng.random_range(-0.002..0.002),
+                    rng.random_range(-0.002..0.002),
+                )
+            };
+            let (dp, np) = shape.local_distance_and_normal(&p);
+            let dq = shape.local_distance(&q);
+            assert!(
+                (dq - dp).abs() <= (q - p).norm() + DISTANCE_TOL,
+                "{name}: not 1-Lipschitz between {p} and {q}"
+            );
+            assert!(
+                dq >= dp + np.dot(&(q - p)) - DISTANCE_TOL,
+                "{name}: below the tangent plane at {p}: d(q) = {dq}, plane {}",
+                dp + np.dot(&(q - p))
+            );
+        }
+    }
+}
