@@ -42,6 +42,8 @@ pub struct Coupling {
 pub struct PadCoupling<'a> {
     pub pad_link: LinkRef,
     pub lattice: &'a Lattice,
+    /// The region cell of each sphere ([`sphere_cells`]).
+    pub cells: &'a [usize],
     pub anchor_stiffness: f64,
     /// Lateral spring per neighbour link `K_ℓ`, N/m.
     pub lateral_spring: f64,
@@ -108,6 +110,21 @@ fn region_of(x: f64, y: f64, lo: &[f64; 2], hi: &[f64; 2]) -> usize {
     bin(x, lo[0], hi[0]) + BINS * bin(y, lo[1], hi[1])
 }
 
+/// The region cell of every sphere of `lattice`: its quadrant of the bounding rectangle of the
+/// rest positions (pad frame). Fixed for a pad, so computed once.
+pub fn sphere_cells(lattice: &Lattice) -> Vec<usize> {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for s in lattice.spheres() {
+        lo = [lo[0].min(s.rest_position.x), lo[1].min(s.rest_position.y)];
+        hi = [hi[0].max(s.rest_position.x), hi[1].max(s.rest_position.y)];
+    }
+    lattice
+        .spheres()
+        .iter()
+        .map(|s| region_of(s.rest_position.x, s.rest_position.y, &lo, &hi))
+        .collect()
+}
+
 /// A region whose spheres approach a target without touching it gets a point that carries no
 /// force now but lets the host's step close at most the gap: its force is the anchor springs'
 /// extrapolated to the gap, `f = K_a φ n < 0` (φ the smallest gap), so the row's velocity target
@@ -144,13 +161,8 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         .iter()
         .map(|_| (0..BINS * BINS).map(|_| Region::default()).collect())
         .collect();
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for s in pad.lattice.spheres() {
-        lo = [lo[0].min(s.rest_position.x), lo[1].min(s.rest_position.y)];
-        hi = [hi[0].max(s.rest_position.x), hi[1].max(s.rest_position.y)];
-    }
     for (i, sphere) in pad.lattice.spheres().iter().enumerate() {
-        let cell = region_of(sphere.rest_position.x, sphere.rest_position.y, &lo, &hi);
+        let cell = pad.cells.get(i).copied().unwrap_or(0);
         if let Some(Some((t, phi, m))) = patch.approaches.get(i) {
             let near = target_links
                 .get(*t)

@@ -150,6 +150,7 @@ impl Engine for CslcEngine {
                 &PadCoupling {
                     pad_link: link,
                     lattice: pad.solver.lattice(),
+                    cells: &pad.cells,
                     anchor_stiffness: params.anchor_stiffness,
                     lateral_spring: params.lateral_spring(),
                     tangential_ratio: params.tangential_ratio,

@@ -5,6 +5,7 @@ use tribo_cslc::{CslcPad, PadGeometry};
 use tribo_engine::{LinkRef, Scene};
 use tribo_model::{Geometry, PadShape, Shape};
 
+use crate::coupling::sphere_cells;
 use crate::params::pad_material;
 
 /// One pad of the scene.
@@ -21,6 +22,10 @@ pub struct Pad {
     pub damping: f64,
     /// Centre and radius of a ball (pad frame) containing every sphere.
     pub bounds: (Point3<f64>, f64),
+    /// The coupling region cell of each sphere (`coupling.rs`).
+    pub cells: Vec<usize>,
+    /// Rest position (x, y) of each sphere in the pad frame, as contact records report it.
+    pub sphere_positions: Vec<[f64; 2]>,
     /// The links this pad may touch, with their shapes (every link but the pad's own and the
     /// links jointed to it).
     pub candidates: Vec<(LinkRef, Shape)>,
@@ -81,6 +86,12 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
             .iter()
             .map(|s| (s.rest_position - centroid).norm() + s.radius)
             .fold(0.0, f64::max);
+        let cells = sphere_cells(&lattice);
+        let sphere_positions = lattice
+            .spheres()
+            .iter()
+            .map(|s| [s.rest_position.x, s.rest_position.y])
+            .collect();
         let solver = CslcPad::new(lattice, params).map_err(|e| invalid(e.to_string()))?;
         let candidates: Vec<(LinkRef, Shape)> = scene
             .links()
@@ -112,6 +123,8 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
             solver,
             damping: pad_material.damping,
             bounds: (centroid, radius),
+            cells,
+            sphere_positions,
             candidates,
         });
     }

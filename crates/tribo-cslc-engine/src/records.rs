@@ -22,11 +22,6 @@ pub fn patch_record(
     links.sort();
     links.dedup();
     let lattice = pad.solver.lattice();
-    let sphere_positions: Vec<[f64; 2]> = lattice
-        .spheres()
-        .iter()
-        .map(|s| [s.rest_position.x, s.rest_position.y])
-        .collect();
     let mut records = Vec::new();
     for link in links {
         let mine = |i: usize| {
@@ -96,7 +91,7 @@ pub fn patch_record(
             patch: Some(PatchDetail {
                 pad: pad.index,
                 cell: lattice.spacing(),
-                sphere_positions: sphere_positions.clone(),
+                sphere_positions: pad.sphere_positions.clone(),
                 sphere_deflections: patch.deflections.clone(),
                 center_of_pressure: cop,
                 friction_moment,
