@@ -26,7 +26,7 @@
 //! | `a_i` | area element (`h²` on a flat pad) | [`LatticeSphere::area`] | m² | §2 |
 //! | `N(i)` | grid 4-neighbours | [`Lattice::neighbours`] | — | §2 |
 //! | `h` | lattice spacing (grid cell of a dome) | [`Lattice::spacing`] | m | §2 |
-//! | `δ_i` | displacement, the only state (warm start) | [`CslcPad::displacements`] | m | §2 |
+//! | `δ_i` | displacement, the state (warm start, extrapolated from the last two steps) | [`CslcPad::displacements`] | m | §2 |
 //! | `q_i = p_i + δ_i` | sphere centre | [`PatchResult::sphere_centers`] | m | §2 |
 //! | `δ_n,i`, `δ_t,i` | normal compression, tangential shear of `δ_i` | — | m | §2 |
 //! | `k_a` | normal anchor stiffness per area; `K_a,i = k_a a_i` | [`CslcParams::anchor_stiffness`] | N/m³ (`K_a,i`: N/m) | §3.1 |

@@ -57,7 +57,7 @@ impl CslcPad {
     pub(crate) fn red_black_sweeps(&mut self, input: &StepInput, prepared: &[Prepared], floor: f64) -> SweepEnd {
         let rho = self.chebyshev_radius().min(0.999_999);
         let mut omega = (2.0 / (1.0 + (1.0 - rho * rho).sqrt())).min(MAX_OMEGA);
-        let mut field = self.displacements().to_vec();
+        let mut field = self.initial_iterate();
         let mut best = f64::INFINITY;
         let mut residual = f64::INFINITY;
         let mut iterations = 0;

@@ -119,6 +119,8 @@ pub struct CslcPad {
     stiffness: Vec<Matrix3<f64>>,
     compliance: Vec<Matrix3<f64>>,
     displacement: Vec<Vector3<f64>>,
+    /// The displacements solved the step before (`δ_{n−1}`), for the initial iterate.
+    previous_displacement: Vec<Vector3<f64>>,
     contact_target: Vec<Option<usize>>,
     penetration: Vec<f64>,
     /// Per sphere: slid in the last step (its stick limit is `μ_d`).
@@ -157,6 +159,7 @@ impl CslcPad {
             compliance: stiffness.iter().map(local_compliance).collect(),
             stiffness,
             displacement: vec![Vector3::zeros(); n],
+            previous_displacement: vec![Vector3::zeros(); n],
             contact_target: vec![None; n],
             penetration: vec![0.0; n],
             sliding: vec![false; n],
@@ -184,6 +187,9 @@ impl CslcPad {
     /// Forgets the warm start.
     pub fn reset(&mut self) {
         self.displacement.iter_mut().for_each(|d| *d = Vector3::zeros());
+        self.previous_displacement
+            .iter_mut()
+            .for_each(|d| *d = Vector3::zeros());
         self.contact_target.iter_mut().for_each(|c| *c = None);
         self.penetration.iter_mut().for_each(|p| *p = 0.0);
         self.sliding.iter_mut().for_each(|s| *s = false);
@@ -295,6 +301,20 @@ impl CslcPad {
         self.chebyshev_radius
     }
 
+    /// The initial iterate of a step's sweeps, `δ⁰ = δ_n + (δ_n − δ_{n−1})`: the last two steps'
+    /// solutions extrapolated linearly (§4, "Warm start"). Remembers `δ_n` as the next step's
+    /// `δ_{n−1}`. A sphere at rest in both steps stays exactly at rest.
+    pub(crate) fn initial_iterate(&mut self) -> Vec<Vector3<f64>> {
+        let start: Vec<Vector3<f64>> = self
+            .displacement
+            .iter()
+            .zip(&self.previous_displacement)
+            .map(|(d, p)| d + (d - p))
+            .collect();
+        self.previous_displacement.clone_from(&self.displacement);
+        start
+    }
+
     pub(crate) fn displacement_mut(&mut self) -> &mut Vec<Vector3<f64>> {
         &mut self.displacement
     }
@@ -386,7 +406,7 @@ impl CslcPad {
             let sweeps = self.red_black_sweeps(input, &prepared, floor);
             return Ok(self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere));
         }
-        let mut current = self.displacement.clone();
+        let mut current = self.initial_iterate();
         let mut previous = current.clone();
         let mut omega = 1.0;
         let mut best_since_restart = f64::INFINITY;
