@@ -51,6 +51,17 @@ pub struct ContactProblem<D = DMatrix<f64>> {
     pub contacts: Vec<ContactFriction>,
 }
 
+/// An empty problem (no contacts), to be filled in place.
+impl<D: Default> Default for ContactProblem<D> {
+    fn default() -> Self {
+        Self {
+            delassus: D::default(),
+            free_velocity: DVector::zeros(0),
+            contacts: Vec::new(),
+        }
+    }
+}
+
 impl<D: DelassusRows> ContactProblem<D> {
     /// A checked problem (see [`validate`](Self::validate)).
     pub fn new(delassus: D, free_velocity: DVector<f64>, contacts: Vec<ContactFriction>) -> Result<Self> {

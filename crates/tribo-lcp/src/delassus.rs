@@ -173,7 +173,7 @@ fn dot(a: &[f64], x: &[f64]) -> f64 {
 /// Build it in one go with [`from_blocks`](Self::from_blocks) (or [`add_body_coupling`](Self::add_body_coupling)
 /// on an empty operator); [`add_block`](Self::add_block) adds to a stored block in place but has to
 /// shift the later blocks to insert a new one.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 pub struct BlockSparseDelassus {
     /// Block row i holds `columns[row_start[i]..row_start[i + 1]]` (contacts + 1 entries).
     row_start: Vec<usize>,
@@ -182,6 +182,56 @@ pub struct BlockSparseDelassus {
     blocks: Vec<Matrix3<f64>>,
     /// Index into `blocks` of Aᵢᵢ, when stored.
     diagonal: Vec<Option<usize>>,
+    /// Working storage of the in-place builds, kept so that rebuilding every step allocates
+    /// nothing once the sizes have been seen.
+    scratch: BuildScratch,
+}
+
+/// The sort keys and pending blocks of [`BlockSparseDelassus::assign_blocks`] and
+/// [`BlockSparseDelassus::assign_with_added_blocks`]. Not part of the operator's value: every
+/// scratch equals every other, and a clone starts empty.
+#[derive(Default)]
+struct BuildScratch {
+    order: Vec<(usize, usize, usize)>,
+    pending: Vec<(usize, usize, Matrix3<f64>)>,
+}
+
+impl PartialEq for BuildScratch {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Clone for BuildScratch {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for BuildScratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BuildScratch")
+    }
+}
+
+impl Clone for BlockSparseDelassus {
+    fn clone(&self) -> Self {
+        Self {
+            row_start: self.row_start.clone(),
+            columns: self.columns.clone(),
+            blocks: self.blocks.clone(),
+            diagonal: self.diagonal.clone(),
+            scratch: BuildScratch::default(),
+        }
+    }
+
+    /// Reuses this operator's storage.
+    fn clone_from(&mut self, source: &Self) {
+        self.row_start.clone_from(&source.row_start);
+        self.columns.clone_from(&source.columns);
+        self.blocks.clone_from(&source.blocks);
+        self.diagonal.clone_from(&source.diagonal);
+    }
 }
 
 impl BlockSparseDelassus {
@@ -192,6 +242,7 @@ impl BlockSparseDelassus {
             columns: Vec::new(),
             blocks: Vec::new(),
             diagonal: vec![None; contacts],
+            scratch: BuildScratch::default(),
         }
     }
 
@@ -199,48 +250,57 @@ impl BlockSparseDelassus {
     /// summed in the order given (so the result equals [`add_block`](Self::add_block) called on each in
     /// turn, to the bit). `None` (and nothing built) when an index is not a contact.
     pub fn from_blocks(contacts: usize, blocks: Vec<(usize, usize, Matrix3<f64>)>) -> Option<Self> {
+        let mut out = Self::default();
+        out.assign_blocks(contacts, &blocks).then_some(out)
+    }
+
+    /// Makes this operator the one [`from_blocks`](Self::from_blocks) builds, in its own storage
+    /// (no allocation once it has held as many blocks). Returns false, leaving it as it was, when an
+    /// index is not a contact.
+    pub fn assign_blocks(&mut self, contacts: usize, blocks: &[(usize, usize, Matrix3<f64>)]) -> bool {
         if blocks.iter().any(|&(i, j, _)| i >= contacts || j >= contacts) {
-            return None;
+            return false;
         }
         // Sorted by (i, j, position given): equal (i, j) keep their order, so each sum runs in
         // the order given. The keys are sorted, not the 88-byte triplets.
-        let mut order: Vec<(usize, usize, usize)> =
-            blocks.iter().enumerate().map(|(k, &(i, j, _))| (i, j, k)).collect();
+        let mut order = std::mem::take(&mut self.scratch.order);
+        order.clear();
+        order.extend(blocks.iter().enumerate().map(|(k, &(i, j, _))| (i, j, k)));
         order.sort_unstable();
-        let mut out = Self {
-            row_start: Vec::with_capacity(contacts + 1),
-            columns: Vec::with_capacity(blocks.len()),
-            blocks: Vec::with_capacity(blocks.len()),
-            diagonal: vec![None; contacts],
-        };
-        out.row_start.push(0);
+        self.row_start.clear();
+        self.columns.clear();
+        self.blocks.clear();
+        self.diagonal.clear();
+        self.diagonal.resize(contacts, None);
+        self.row_start.push(0);
         let mut row = 0;
         let mut last: Option<(usize, usize)> = None;
-        for (i, j, k) in order {
+        for &(i, j, k) in &order {
             let Some(&(_, _, block)) = blocks.get(k) else { continue };
             if last == Some((i, j)) {
-                if let Some(existing) = out.blocks.last_mut() {
+                if let Some(existing) = self.blocks.last_mut() {
                     *existing += block;
                 }
                 continue;
             }
             while row < i {
-                out.row_start.push(out.columns.len());
+                self.row_start.push(self.columns.len());
                 row += 1;
             }
             if i == j {
-                if let Some(slot) = out.diagonal.get_mut(i) {
-                    *slot = Some(out.blocks.len());
+                if let Some(slot) = self.diagonal.get_mut(i) {
+                    *slot = Some(self.blocks.len());
                 }
             }
-            out.columns.push(j);
-            out.blocks.push(block);
+            self.columns.push(j);
+            self.blocks.push(block);
             last = Some((i, j));
         }
-        while out.row_start.len() < contacts + 1 {
-            out.row_start.push(out.columns.len());
+        while self.row_start.len() < contacts + 1 {
+            self.row_start.push(self.columns.len());
         }
-        Some(out)
+        self.scratch.order = order;
+        true
     }
 
     /// Number of contacts.
@@ -252,32 +312,46 @@ impl BlockSparseDelassus {
     /// [`add_block`](Self::add_block) on each in turn would, to the bit), built in one go. `None`
     /// when an index is not a contact.
     pub fn with_added_blocks(&self, blocks: Vec<(usize, usize, Matrix3<f64>)>) -> Option<Self> {
-        let contacts = self.contact_count();
+        let mut out = Self::default();
+        out.assign_with_added_blocks(self, &blocks).then_some(out)
+    }
+
+    /// Makes this operator `base.with_added_blocks(blocks)` in its own storage (no allocation once
+    /// it has held as many blocks). Returns false, leaving it unspecified but valid, when an index
+    /// is not a contact.
+    pub fn assign_with_added_blocks(&mut self, base: &Self, blocks: &[(usize, usize, Matrix3<f64>)]) -> bool {
+        let contacts = base.contact_count();
         if blocks.iter().any(|&(i, j, _)| i >= contacts || j >= contacts) {
-            return None;
+            return false;
         }
-        if self.blocks.is_empty() {
-            return Self::from_blocks(contacts, blocks);
+        if base.blocks.is_empty() {
+            return self.assign_blocks(contacts, blocks);
         }
         // Blocks already stored are summed in place (in the order given); the others need a rebuild.
-        let mut out = self.clone();
-        let mut missing = Vec::new();
-        for (i, j, block) in blocks {
-            match out.position(i, j).and_then(|k| out.blocks.get_mut(k)) {
+        self.clone_from(base);
+        let mut pending = std::mem::take(&mut self.scratch.pending);
+        pending.clear();
+        for &(i, j, block) in blocks {
+            match self.position(i, j).and_then(|k| self.blocks.get_mut(k)) {
                 Some(existing) => *existing += block,
-                None => missing.push((i, j, block)),
+                None => pending.push((i, j, block)),
             }
         }
-        if missing.is_empty() {
-            return Some(out);
-        }
-        let mut all = Vec::with_capacity(out.blocks.len() + missing.len());
-        for i in 0..contacts {
-            let (columns, row) = out.block_row(i);
-            all.extend(columns.iter().zip(row).map(|(&j, block)| (i, j, *block)));
-        }
-        all.extend(missing);
-        Self::from_blocks(contacts, all)
+        let built = if pending.is_empty() {
+            true
+        } else {
+            // Stored blocks first, block row by block row, then the missing ones in the order given.
+            let missing = pending.len();
+            pending.reserve(self.blocks.len());
+            for i in 0..contacts {
+                let (columns, row) = self.block_row(i);
+                pending.extend(columns.iter().zip(row).map(|(&j, block)| (i, j, *block)));
+            }
+            pending.rotate_left(missing);
+            self.assign_blocks(contacts, &pending)
+        };
+        self.scratch.pending = pending;
+        built
     }
 
     /// Number of stored (non-zero-pattern) blocks.

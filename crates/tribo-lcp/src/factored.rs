@@ -40,8 +40,9 @@ pub struct FactoredSide {
     pub response: Matrix6x3<f64>,
 }
 
-/// A = A₀ + Σ_B j M⁻¹ jᵀ with the six-coordinate bodies' terms factored (module docs).
-#[derive(Debug, Clone, PartialEq)]
+/// A = A₀ + Σ_B j M⁻¹ jᵀ with the six-coordinate bodies' terms factored (module docs). The
+/// default is the operator of no contacts.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct FactoredDelassus {
     assembled: BlockSparseDelassus,
     /// Shared by the copies that differ only in A₀ ([`FactoredDelassus::with_added_blocks`]).
@@ -49,7 +50,7 @@ pub struct FactoredDelassus {
 }
 
 /// The factored terms, by contact and by slot.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 struct Factors {
     /// Every contact's sides, contact by contact: contact c has `sides[side_start[c]..side_start[c + 1]]`.
     side_start: Vec<usize>,
@@ -63,6 +64,73 @@ struct Factors {
     diagonal: Vec<Matrix3<f64>>,
 }
 
+impl Factors {
+    /// The terms of `sides` (contact, side) for `contacts` contacts, in this storage. Every contact
+    /// index is below `contacts` (checked by the caller).
+    fn assign(&mut self, contacts: usize, sides: &[(usize, FactoredSide)]) {
+        let slots = sides.iter().map(|(_, s)| s.slot + 1).max().unwrap_or(0);
+        // Counting sort by contact (stable: a contact's sides keep their order), then by slot.
+        // `slot_start` is the fill cursor of the first sort before it holds the slots' starts.
+        self.side_start.clear();
+        self.side_start.resize(contacts + 1, 0);
+        for (c, _) in sides {
+            self.side_start[c + 1] += 1;
+        }
+        for c in 0..contacts {
+            self.side_start[c + 1] += self.side_start[c];
+        }
+        let fill = &mut self.slot_start;
+        fill.clear();
+        fill.extend_from_slice(&self.side_start);
+        self.sides.clear();
+        if let Some((_, first)) = sides.first() {
+            self.sides.resize(sides.len(), first.clone());
+        }
+        for (c, side) in sides {
+            self.sides[fill[*c]].clone_from(side);
+            fill[*c] += 1;
+        }
+        fill.clear();
+        fill.resize(slots + 1, 0);
+        for side in &self.sides {
+            fill[side.slot + 1] += 1;
+        }
+        for s in 0..slots {
+            fill[s + 1] += fill[s];
+        }
+        // Each slot's sides in order of their position in `sides` (so contacts ascending), placed
+        // with a second cursor that ends at the next slot's start.
+        self.slot_sides.clear();
+        self.slot_sides.resize(sides.len(), (0, 0));
+        for c in 0..contacts {
+            for k in self.side_start[c]..self.side_start[c + 1] {
+                let slot = self.sides[k].slot;
+                self.slot_sides[fill[slot]] = (c, k);
+                fill[slot] += 1;
+            }
+        }
+        // The cursors now hold each slot's end, the next one's start: shift them back.
+        for s in (1..=slots).rev() {
+            fill[s] = fill[s - 1];
+        }
+        if let Some(first) = fill.first_mut() {
+            *first = 0;
+        }
+        self.diagonal.clear();
+        for c in 0..contacts {
+            let mut block = Matrix3::zeros();
+            for side in self
+                .sides
+                .get(self.side_start[c]..self.side_start[c + 1])
+                .unwrap_or(&[])
+            {
+                block += side.rows * side.response;
+            }
+            self.diagonal.push(block);
+        }
+    }
+}
+
 impl FactoredDelassus {
     /// The operator A₀ + the factored terms of `sides` (contact, side), for `assembled.contact_count()`
     /// contacts. `None` when a contact index is out of range.
@@ -71,59 +139,61 @@ impl FactoredDelassus {
         if sides.iter().any(|(c, _)| *c >= contacts) {
             return None;
         }
-        let slots = sides.iter().map(|(_, s)| s.slot + 1).max().unwrap_or(0);
-        // Counting sort by contact (stable: a contact's sides keep their order), then by slot.
-        let mut side_start = vec![0; contacts + 1];
-        for (c, _) in &sides {
-            side_start[c + 1] += 1;
-        }
-        for c in 0..contacts {
-            side_start[c + 1] += side_start[c];
-        }
-        let mut fill = side_start.clone();
-        let mut position = vec![0; sides.len()];
-        for (k, (c, _)) in sides.iter().enumerate() {
-            position[k] = fill[*c];
-            fill[*c] += 1;
-        }
-        let mut ordered: Vec<Option<(usize, FactoredSide)>> = vec![None; sides.len()];
-        for (k, side) in sides.into_iter().enumerate() {
-            ordered[position[k]] = Some(side);
-        }
-        let sides: Vec<(usize, FactoredSide)> = ordered.into_iter().flatten().collect();
-        let mut slot_start = vec![0; slots + 1];
-        for (_, side) in &sides {
-            slot_start[side.slot + 1] += 1;
-        }
-        for s in 0..slots {
-            slot_start[s + 1] += slot_start[s];
-        }
-        let mut fill = slot_start.clone();
-        let mut slot_sides = vec![(0, 0); sides.len()];
-        for (k, (c, side)) in sides.iter().enumerate() {
-            slot_sides[fill[side.slot]] = (*c, k);
-            fill[side.slot] += 1;
-        }
-        let sides: Vec<FactoredSide> = sides.into_iter().map(|(_, s)| s).collect();
-        let diagonal = (0..contacts)
-            .map(|c| {
-                let mut block = Matrix3::zeros();
-                for side in sides.get(side_start[c]..side_start[c + 1]).unwrap_or(&[]) {
-                    block += side.rows * side.response;
-                }
-                block
-            })
-            .collect();
+        let mut factors = Factors::default();
+        factors.assign(contacts, &sides);
         Some(Self {
             assembled,
-            factors: Arc::new(Factors {
-                side_start,
-                sides,
-                slot_start,
-                slot_sides,
-                diagonal,
-            }),
+            factors: Arc::new(factors),
         })
+    }
+
+    /// Makes this operator the one [`new`](Self::new) builds from `BlockSparseDelassus::from_blocks(contacts,
+    /// blocks)` and `sides`, in its own storage: no allocation once it has held as many blocks and
+    /// sides, unless its factors are still shared with a copy from
+    /// [`with_added_blocks`](Self::with_added_blocks) (then they are built afresh). Returns false,
+    /// leaving it unspecified but valid, when a contact index is out of range.
+    pub fn assign(
+        &mut self,
+        contacts: usize,
+        blocks: &[(usize, usize, Matrix3<f64>)],
+        sides: &[(usize, FactoredSide)],
+    ) -> bool {
+        if sides.iter().any(|(c, _)| *c >= contacts) || !self.assembled.assign_blocks(contacts, blocks) {
+            return false;
+        }
+        match Arc::get_mut(&mut self.factors) {
+            Some(factors) => factors.assign(contacts, sides),
+            None => {
+                let mut factors = Factors::default();
+                factors.assign(contacts, sides);
+                self.factors = Arc::new(factors);
+            }
+        }
+        true
+    }
+
+    /// Makes this operator `base.with_added_blocks(blocks)` in its own storage: A₀ is rebuilt in
+    /// place and the factors are shared with `base`. Returns false when an index is out of range.
+    pub fn assign_with_added_blocks(
+        &mut self,
+        base: &FactoredDelassus,
+        blocks: &[(usize, usize, Matrix3<f64>)],
+    ) -> bool {
+        if !self.assembled.assign_with_added_blocks(&base.assembled, blocks) {
+            return false;
+        }
+        self.factors = Arc::clone(&base.factors);
+        true
+    }
+
+    /// Lets go of factors shared with another operator (an empty operator is left), so that the
+    /// other can rebuild them in place ([`assign`](Self::assign)).
+    pub fn release(&mut self) {
+        match Arc::get_mut(&mut self.factors) {
+            Some(factors) => factors.assign(0, &[]),
+            None => self.factors = Arc::new(Factors::default()),
+        }
+        self.assembled.assign_blocks(0, &[]);
     }
 
     /// Number of contacts.
@@ -399,6 +469,31 @@ mod tests {
         assert!(rf.converged && rd.converged, "{rf:?} {rd:?}");
         assert_eq!(rf.iterations, rd.iterations);
         assert!((&x - &y).amax() < 1e-10, "{x} vs {y}");
+    }
+
+    #[test]
+    fn operators_rebuilt_in_place_equal_the_ones_built_afresh() {
+        let (op, _) = sample();
+        let sides: Vec<(usize, FactoredSide)> = (0..3)
+            .flat_map(|c| op.contact_sides(c).iter().map(move |s| (c, s.clone())))
+            .collect();
+        let blocks = [(2, 2, op.assembled().block(2, 2))];
+        let extra = [(0, 1, Matrix3::identity())];
+        // Storage that held another operator first.
+        let mut reused = FactoredDelassus::default();
+        assert!(reused.assign(2, &extra, &sides[..1]));
+        assert!(reused.assign(3, &blocks, &sides));
+        assert_eq!(reused, op);
+        let mut sharing = FactoredDelassus::default();
+        assert!(sharing.assign_with_added_blocks(&reused, &extra));
+        assert_eq!(Some(sharing.clone()), op.with_added_blocks(extra.to_vec()));
+        // While shared the factors are built afresh; once released, in place again.
+        assert!(reused.assign(3, &blocks, &sides));
+        sharing.release();
+        assert_eq!(sharing.contact_count(), 0);
+        assert!(reused.assign(3, &blocks, &sides));
+        assert_eq!(reused, op);
+        assert!(!reused.assign(2, &blocks, &sides), "contact 2 is out of range");
     }
 
     #[test]
