@@ -103,6 +103,12 @@ impl TreeFactorisation {
         self.factor.diagonal()
     }
 
+    /// D's entries in order, read in place (no copy of the diagonal).
+    fn pivots(&self) -> impl Iterator<Item = &f64> + '_ {
+        let n = self.dim();
+        self.factor.as_slice().iter().step_by(n + 1).take(n)
+    }
+
     /// L, unit lower triangular (dense copy, for inspection and tests).
     pub fn l(&self) -> DMatrix<f64> {
         let mut l = self.factor.upper_triangle().transpose();
@@ -114,7 +120,7 @@ impl TreeFactorisation {
     pub fn solve_in_place(&self, y: &mut DVector<f64>) -> Result<(), Error> {
         check_len("right-hand side", self.dim(), y.len())?;
         self.solve_lt(y.as_mut_slice());
-        for (value, d) in y.iter_mut().zip(self.factor.diagonal().iter()) {
+        for (value, d) in y.iter_mut().zip(self.pivots()) {
             *value /= d;
         }
         self.solve_l(y.as_mut_slice());
@@ -135,7 +141,7 @@ impl TreeFactorisation {
         let n = self.dim();
         for column in x.as_mut_slice().chunks_exact_mut(n.max(1)) {
             self.solve_lt(column);
-            for (value, d) in column.iter_mut().zip(self.factor.diagonal().iter()) {
+            for (value, d) in column.iter_mut().zip(self.pivots()) {
                 *value /= d;
             }
             self.solve_l(column);
@@ -152,7 +158,7 @@ impl TreeFactorisation {
             self.solve_lt(column);
         }
         // Z = D^{-1/2} Y (D > 0 was checked), A_ij = z_i · z_j, filled symmetrically.
-        for (mut row, d) in y.row_iter_mut().zip(self.factor.diagonal().iter()) {
+        for (mut row, d) in y.row_iter_mut().zip(self.pivots()) {
             row /= d.sqrt();
         }
         let m = y.ncols();

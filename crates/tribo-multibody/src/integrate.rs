@@ -37,7 +37,8 @@ use crate::kinematics::Kinematics;
 use crate::limits::clamp_effort;
 use crate::pd::{check_dof_values, PdControl};
 use crate::rnea::{bias_forces, ExternalForces};
-use crate::state::{check_len, integrate_positions, State};
+use crate::state::{assign_vector, integrate_positions_into};
+use crate::state::{check_len, State};
 use crate::tree::Tree;
 use nalgebra::{DMatrix, DVector, Vector3};
 
@@ -202,11 +203,29 @@ pub fn prepare_velocity_step(kin: &Kinematics, dt: f64, inputs: &StepInputs) -> 
 
 /// `q⁺ = q ⊕ dt v⁺`: the position half of the step, checked for divergence.
 pub fn finish_step(tree: &Tree, q: &DVector<f64>, v_next: &DVector<f64>, dt: f64) -> Result<State, Error> {
+    let mut next = State {
+        q: DVector::zeros(0),
+        v: DVector::zeros(0),
+    };
+    finish_step_into(tree, q, v_next, dt, &mut next)?;
+    Ok(next)
+}
+
+/// [`finish_step`] into `next`, reusing its storage when its sizes match (a step that reuses last
+/// step's state allocates nothing). On an error `next` holds no meaningful state.
+pub fn finish_step_into(
+    tree: &Tree,
+    q: &DVector<f64>,
+    v_next: &DVector<f64>,
+    dt: f64,
+    next: &mut State,
+) -> Result<(), Error> {
     if !(dt.is_finite() && dt > 0.0) {
         return Err(Error::InvalidTimeStep { dt });
     }
     check_diverged(tree, "v", v_next)?;
-    let q_next = integrate_positions(tree, q, v_next, dt)?;
+    integrate_positions_into(tree, q, v_next, dt, &mut next.q)?;
+    let q_next = &next.q;
     if let Some(index) = q_next.iter().position(|x| !x.is_finite()) {
         let body = (0..tree.len())
             .find(|&b| tree.q_range(b).contains(&index))
@@ -218,10 +237,8 @@ pub fn finish_step(tree: &Tree, q: &DVector<f64>, v_next: &DVector<f64>, dt: f64
             value: q_next.get(index).copied().unwrap_or(f64::NAN),
         });
     }
-    Ok(State {
-        q: q_next,
-        v: v_next.clone(),
-    })
+    assign_vector(&mut next.v, v_next);
+    Ok(())
 }
 
 /// One unconstrained semi-implicit Euler step of length `dt` (s).

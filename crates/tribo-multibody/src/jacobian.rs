@@ -36,13 +36,30 @@ pub fn spatial_jacobian(kin: &Kinematics, body: usize) -> Result<DMatrix<f64>, E
 
 /// The 3 × nv Jacobian of the point of `body` at world position `point`: `ṗ_P = J_p v` (m/s).
 pub fn point_jacobian(kin: &Kinematics, body: usize, point: &Vector3<f64>) -> Result<DMatrix<f64>, Error> {
-    let mut jacobian = DMatrix::zeros(3, kin.tree().nv());
+    let mut jacobian = DMatrix::zeros(0, 0);
+    point_jacobian_into(kin, body, point, &mut jacobian)?;
+    Ok(jacobian)
+}
+
+/// [`point_jacobian`] into `jacobian` (its storage reused when it is already 3 × nv). On an error
+/// `jacobian` holds no meaningful values.
+pub fn point_jacobian_into(
+    kin: &Kinematics,
+    body: usize,
+    point: &Vector3<f64>,
+    jacobian: &mut DMatrix<f64>,
+) -> Result<(), Error> {
+    let nv = kin.tree().nv();
+    if jacobian.shape() == (3, nv) {
+        jacobian.fill(0.0);
+    } else {
+        *jacobian = DMatrix::zeros(3, nv);
+    }
     for_each_supporting_axis(kin, body, |dof, s| {
         jacobian
             .fixed_view_mut::<3, 1>(0, dof)
             .copy_from(&s.velocity_at(&(point - kin.origin())));
-    })?;
-    Ok(jacobian)
+    })
 }
 
 /// The 6 × nv Jacobian of a frame attached to `body` with origin at world position `point`:
@@ -65,10 +82,18 @@ fn for_each_supporting_axis(
     body: usize,
     mut f: impl FnMut(usize, &SpatialMotion),
 ) -> Result<(), Error> {
-    for dof in kin.tree().supporting_dofs(body)? {
-        if let Some(s) = kin.dof_motions().get(dof) {
-            f(dof, s);
+    // The dofs of `Tree::supporting_dofs`, walked up the tree in place (each call fills its own
+    // column, so the order does not matter).
+    let tree = kin.tree();
+    tree.body(body)?;
+    let mut current = Some(body);
+    while let Some(b) = current {
+        for dof in tree.v_range(b) {
+            if let Some(s) = kin.dof_motions().get(dof) {
+                f(dof, s);
+            }
         }
+        current = tree.bodies().get(b).and_then(|b| b.parent);
     }
     Ok(())
 }

@@ -115,9 +115,10 @@ pub use crba::mass_matrix;
 pub use error::Error;
 pub use factor::TreeFactorisation;
 pub use integrate::{
-    finish_step, forward_dynamics, prepare_velocity_step, step_semi_implicit, StepInputs, VelocityStep,
+    finish_step, finish_step_into, forward_dynamics, prepare_velocity_step, step_semi_implicit, StepInputs,
+    VelocityStep,
 };
-pub use jacobian::{frame_jacobian, point_jacobian, spatial_jacobian};
+pub use jacobian::{frame_jacobian, point_jacobian, point_jacobian_into, spatial_jacobian};
 pub use joint::Joint;
 pub use kinematics::Kinematics;
 pub use limits::{active_position_limits, clamp_effort, LimitConstraint, LimitSide};

@@ -47,9 +47,22 @@ pub(crate) fn check_len(what: &'static str, expected: usize, found: usize) -> Re
 /// `q ⊕ dt·v`: revolute and prismatic coordinates move by `dt·v`; free joints move their position by
 /// `dt·ṗ` and rotate by the exponential map `exp(dt·ω)` (then renormalise the quaternion).
 pub fn integrate_positions(tree: &Tree, q: &DVector<f64>, v: &DVector<f64>, dt: f64) -> Result<DVector<f64>, Error> {
+    let mut next = DVector::zeros(0);
+    integrate_positions_into(tree, q, v, dt, &mut next)?;
+    Ok(next)
+}
+
+/// [`integrate_positions`] into `next` (its storage reused when the length matches).
+pub(crate) fn integrate_positions_into(
+    tree: &Tree,
+    q: &DVector<f64>,
+    v: &DVector<f64>,
+    dt: f64,
+    next: &mut DVector<f64>,
+) -> Result<(), Error> {
     check_len("q", tree.nq(), q.len())?;
     check_len("v", tree.nv(), v.len())?;
-    let mut next = q.clone();
+    assign_vector(next, q);
     for (index, body) in tree.bodies().iter().enumerate() {
         if let (Some(qi), Some(vi)) = (
             next.as_mut_slice().get_mut(tree.q_range(index)),
@@ -58,7 +71,16 @@ pub fn integrate_positions(tree: &Tree, q: &DVector<f64>, v: &DVector<f64>, dt: 
             body.joint.integrate(qi, vi, dt);
         }
     }
-    Ok(next)
+    Ok(())
+}
+
+/// `to = from`, in `to`'s storage when the lengths match.
+pub(crate) fn assign_vector(to: &mut DVector<f64>, from: &DVector<f64>) {
+    if to.len() == from.len() {
+        to.copy_from(from);
+    } else {
+        *to = from.clone();
+    }
 }
 
 /// `q_to ⊖ q_from` (length nv): the velocity that carries `q_from` to `q_to` in one second. For a
