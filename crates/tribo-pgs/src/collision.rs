@@ -43,9 +43,30 @@ struct Placed {
     max: [f64; 3],
 }
 
+/// Working lists of [`detect`] (placed shapes, sweep order, candidate pairs), kept between steps
+/// for their storage.
+#[derive(Default)]
+pub(crate) struct CollisionScratch {
+    placed: Vec<Placed>,
+    order: Vec<usize>,
+    open: Vec<usize>,
+    candidates: Vec<(usize, usize)>,
+}
+
 /// Every contact point between shapes of `models` at the carrier poses `poses[body][carrier]`.
-pub(crate) fn detect(models: &[BodyModel], poses: &[Vec<Isometry3<f64>>], margin: f64) -> PairPoints {
-    let mut placed = Vec::new();
+pub(crate) fn detect(
+    models: &[BodyModel],
+    poses: &[&[Isometry3<f64>]],
+    margin: f64,
+    scratch: &mut CollisionScratch,
+) -> PairPoints {
+    let CollisionScratch {
+        placed,
+        order,
+        open,
+        candidates,
+    } = scratch;
+    placed.clear();
     for (b, model) in models.iter().enumerate() {
         for (c, collider) in model.colliders.iter().enumerate() {
             let Some(carrier_pose) = poses.get(b).and_then(|p| p.get(collider.carrier)) else {
@@ -63,15 +84,17 @@ pub(crate) fn detect(models: &[BodyModel], poses: &[Vec<Isometry3<f64>>], margin
             });
         }
     }
-    let mut order: Vec<usize> = (0..placed.len()).collect();
-    order.sort_by(|&i, &j| placed[i].min[0].total_cmp(&placed[j].min[0]).then(i.cmp(&j)));
+    order.clear();
+    order.extend(0..placed.len());
+    // The keys (lower x, index) are distinct, so the unstable sort orders as a stable one would.
+    order.sort_unstable_by(|&i, &j| placed[i].min[0].total_cmp(&placed[j].min[0]).then(i.cmp(&j)));
 
-    let mut candidates = Vec::new();
-    let mut open: Vec<usize> = Vec::new();
-    for &i in &order {
+    candidates.clear();
+    open.clear();
+    for &i in order.iter() {
         let xi = placed[i].min[0];
         open.retain(|&j| placed[j].max[0] >= xi);
-        for &j in &open {
+        for &j in open.iter() {
             let (p, q) = if i < j { (i, j) } else { (j, i) };
             if overlaps(&placed[p], &placed[q]) && may_touch(models, &placed[p], &placed[q]) {
                 candidates.push((p, q));
@@ -83,7 +106,7 @@ pub(crate) fn detect(models: &[BodyModel], poses: &[Vec<Isometry3<f64>>], margin
 
     let mut pairs = PairPoints::new();
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
-    for (p, q) in candidates {
+    for &(p, q) in candidates.iter() {
         let (s1, s2) = (&placed[p], &placed[q]);
         let (c1, c2) = (
             &models[s1.body].colliders[s1.collider],

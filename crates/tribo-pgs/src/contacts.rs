@@ -43,7 +43,7 @@
 use nalgebra::{DMatrix, Isometry3, Matrix3, Matrix3xX, Vector3};
 use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::ContactFriction;
-use tribo_multibody::{point_jacobian, Kinematics, VelocityStep};
+use tribo_multibody::{point_jacobian_into, Kinematics, VelocityStep};
 
 use crate::build::BodyModel;
 use crate::collision::{PairPoints, RawPoint};
@@ -149,8 +149,9 @@ impl BodyView<'_, '_> {
         let before = self.kinematics.point_velocity(carrier, p).unwrap_or_default();
         let free = match (self.velocity_step, jacobian) {
             (Some(step), Some(j)) if j.ncols() == step.v_free.len() => {
-                let v = j * &step.v_free;
-                Vector3::from_iterator(v.iter().copied())
+                let mut v = Vector3::zeros();
+                j.mul_to(&step.v_free, &mut v);
+                v
             }
             _ => Vector3::zeros(),
         };
@@ -159,10 +160,12 @@ impl BodyView<'_, '_> {
 
     /// The world point Jacobian (3 × nv) of `link` at `p`, for a dynamic body (tribo-multibody
     /// `point_jacobian`); the contact's rows and its free velocity both come from it.
-    fn jacobian(&self, link: usize, p: &Vector3<f64>) -> Option<DMatrix<f64>> {
+    /// Written into `out` (its storage reused); `None` for a body without a velocity step.
+    fn jacobian<'o>(&self, link: usize, p: &Vector3<f64>, out: &'o mut DMatrix<f64>) -> Option<&'o DMatrix<f64>> {
         self.velocity_step?;
         let carrier = self.model.carrier.get(link).copied()?;
-        point_jacobian(self.kinematics, carrier, p).ok()
+        point_jacobian_into(self.kinematics, carrier, p, out).ok()?;
+        Some(out)
     }
 }
 
@@ -173,9 +176,15 @@ pub(crate) struct BuildContext<'a> {
     pub dt: f64,
 }
 
-/// Culls each link pair's points and builds the solver rows, pair by pair in link-pair order.
-pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPoints) -> Vec<ContactRow> {
-    let mut rows = Vec::new();
+/// Culls each link pair's points and appends the solver rows to `rows`, pair by pair in link-pair
+/// order.
+pub(crate) fn build_rows(
+    ctx: &BuildContext,
+    bodies: &[BodyView],
+    pairs: &PairPoints,
+    rows: &mut Vec<ContactRow>,
+    buffers: &mut RowBuffers,
+) {
     for (&(a, b), points) in pairs {
         let params = ctx.scene.contact_params(a, b);
         let o = ctx.options;
@@ -206,9 +215,15 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
             };
             let (t1, t2) = tangents(&raw.normal);
             let frame = Matrix3::from_rows(&[raw.normal.transpose(), t1.transpose(), t2.transpose()]);
-            let (jacobian_a, jacobian_b) = (view_a.jacobian(a.link, &raw.point), view_b.jacobian(b.link, &raw.point));
-            let (before_a, free_a) = view_a.point_velocities(a.link, &raw.point, jacobian_a.as_ref());
-            let (before_b, free_b) = view_b.point_velocities(b.link, &raw.point, jacobian_b.as_ref());
+            let RowBuffers {
+                jacobian_a,
+                jacobian_b,
+                spare,
+            } = &mut *buffers;
+            let jacobian_a = view_a.jacobian(a.link, &raw.point, jacobian_a);
+            let jacobian_b = view_b.jacobian(b.link, &raw.point, jacobian_b);
+            let (before_a, free_a) = view_a.point_velocities(a.link, &raw.point, jacobian_a);
+            let (before_b, free_b) = view_b.point_velocities(b.link, &raw.point, jacobian_b);
             let before = frame * (before_b - before_a);
             let free = frame * (free_b - free_a);
             let slip = before.y.hypot(before.z);
@@ -240,8 +255,8 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
                 t2,
                 depth: raw.depth,
                 friction: ContactFriction::new(mu, o.friction_cone),
-                side_a: side(a, &frame, jacobian_a.as_ref()),
-                side_b: side(b, &frame, jacobian_b.as_ref()),
+                side_a: side(a, &frame, jacobian_a, spare),
+                side_b: side(b, &frame, jacobian_b, spare),
                 bias: free - Vector3::new(target.target, 0.0, 0.0),
                 target: Vector3::new(target.target, 0.0, 0.0),
                 settled_target: Vector3::new(target.settled, 0.0, 0.0),
@@ -261,16 +276,18 @@ pub(crate) fn build_rows(ctx: &BuildContext, bodies: &[BodyView], pairs: &PairPo
             pair_rows.iter_mut().for_each(|r| r.shares_load = false);
         }
     }
-    rows
 }
 
-/// Rows of the extension's compliant points (`compliant.rs`), after the collision rows.
+/// Appends the rows of the extension's compliant points (`compliant.rs`) to `rows`, after the
+/// collision rows.
 pub(crate) fn compliant_rows(
     ctx: &BuildContext,
     bodies: &[BodyView],
     points: &[CompliantPoint],
-) -> Result<Vec<ContactRow>, PointError> {
-    let mut rows = Vec::with_capacity(points.len());
+    rows: &mut Vec<ContactRow>,
+    buffers: &mut RowBuffers,
+) -> Result<(), PointError> {
+    rows.reserve(points.len());
     for (index, point) in points.iter().enumerate() {
         let (a, b) = (point.a, point.b);
         let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
@@ -279,12 +296,15 @@ pub(crate) fn compliant_rows(
         let normal = point.normal.try_normalize(1e-12).ok_or(PointError::NoNormal { a, b })?;
         let (t1, t2) = tangents(&normal);
         let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
-        let (jacobian_a, jacobian_b) = (
-            view_a.jacobian(a.link, &point.point),
-            view_b.jacobian(b.link, &point.point),
-        );
-        let (_, free_a) = view_a.point_velocities(a.link, &point.point, jacobian_a.as_ref());
-        let (_, free_b) = view_b.point_velocities(b.link, &point.point, jacobian_b.as_ref());
+        let RowBuffers {
+            jacobian_a,
+            jacobian_b,
+            spare,
+        } = &mut *buffers;
+        let jacobian_a = view_a.jacobian(a.link, &point.point, jacobian_a);
+        let jacobian_b = view_b.jacobian(b.link, &point.point, jacobian_b);
+        let (_, free_a) = view_a.point_velocities(a.link, &point.point, jacobian_a);
+        let (_, free_b) = view_b.point_velocities(b.link, &point.point, jacobian_b);
         let free = frame * (free_b - free_a);
         let (target, cfm) = crate::compliant::targets(point, [&normal, &t1, &t2], ctx.dt)?;
         rows.push(ContactRow {
@@ -296,8 +316,8 @@ pub(crate) fn compliant_rows(
             t2,
             depth: 0.0,
             friction: ContactFriction::new(point.friction, ctx.options.friction_cone),
-            side_a: side(a, &frame, jacobian_a.as_ref()),
-            side_b: side(b, &frame, jacobian_b.as_ref()),
+            side_a: side(a, &frame, jacobian_a, spare),
+            side_b: side(b, &frame, jacobian_b, spare),
             bias: free - target,
             target,
             settled_target: target,
@@ -311,7 +331,7 @@ pub(crate) fn compliant_rows(
                 .coords,
         });
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// Normal target of a rigid contact (module docs): with restitution when the approach before the
@@ -377,10 +397,40 @@ pub(crate) fn tangents(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     (t1, n.cross(&t1))
 }
 
-/// The contact-frame Jacobian rows of a link of a dynamic body, from its world point Jacobian.
-fn side(link: LinkRef, frame: &Matrix3<f64>, jacobian: Option<&DMatrix<f64>>) -> Option<Side> {
-    Some(Side {
-        body: link.body,
-        rows: frame * jacobian?,
-    })
+/// The contact-frame Jacobian rows of a link of a dynamic body, from its world point Jacobian,
+/// in a spare matrix of last step's rows when one of the right size is at hand.
+fn side(
+    link: LinkRef,
+    frame: &Matrix3<f64>,
+    jacobian: Option<&DMatrix<f64>>,
+    spare: &mut Vec<Matrix3xX<f64>>,
+) -> Option<Side> {
+    let jacobian = jacobian?;
+    let mut rows = spare
+        .pop()
+        .filter(|m| m.ncols() == jacobian.ncols())
+        .unwrap_or_else(|| Matrix3xX::zeros(jacobian.ncols()));
+    // The product `frame * jacobian` (the same gemm), written in place.
+    frame.mul_to(jacobian, &mut rows);
+    Some(Side { body: link.body, rows })
+}
+
+/// Storage the contact build reuses from step to step: the two point Jacobians of the contact
+/// being built and the Jacobian rows of last step's contacts.
+#[derive(Default)]
+pub(crate) struct RowBuffers {
+    jacobian_a: DMatrix<f64>,
+    jacobian_b: DMatrix<f64>,
+    /// Rows of contacts no longer needed, for [`side`] to fill again.
+    spare: Vec<Matrix3xX<f64>>,
+}
+
+impl RowBuffers {
+    /// Empties `rows`, keeping their Jacobian rows' storage for the next build.
+    pub fn recycle(&mut self, rows: &mut Vec<ContactRow>) {
+        for row in rows.drain(..) {
+            self.spare
+                .extend([row.side_a, row.side_b].into_iter().flatten().map(|side| side.rows));
+        }
+    }
 }

@@ -172,15 +172,16 @@ fn apply(rows: &mut Vec<ContactRow>, scale: &[Vector3<f64>], relative: &[Vector3
     let tau_t = tangent_tolerance();
     let mut dropped: Vec<(LinkRef, LinkRef)> = Vec::new();
     let mut changed = false;
-    let mut keep = Vec::with_capacity(rows.len());
-    for (c, mut row) in std::mem::take(rows).into_iter().enumerate() {
-        let (Some(scale), Some(relative)) = (scale.get(c), relative.get(c)) else {
-            keep.push(row);
-            continue;
+    // In place: the kept rows move up over the dropped ones, in order.
+    let mut c = 0;
+    rows.retain_mut(|row| {
+        let index = c;
+        c += 1;
+        let (Some(scale), Some(relative)) = (scale.get(index), relative.get(index)) else {
+            return true;
         };
         if row.compliant.is_some() {
-            keep.push(row);
-            continue;
+            return true;
         }
         let s = scale.max();
         if relative[0] <= NORMAL_TOLERANCE * s {
@@ -188,7 +189,7 @@ fn apply(rows: &mut Vec<ContactRow>, scale: &[Vector3<f64>], relative: &[Vector3
                 dropped.push((row.a, row.b));
             }
             changed = true;
-            continue;
+            return false;
         }
         for (k, &diagonal) in relative.iter().enumerate().skip(1) {
             if diagonal <= tau_t * s {
@@ -199,9 +200,8 @@ fn apply(rows: &mut Vec<ContactRow>, scale: &[Vector3<f64>], relative: &[Vector3
                 changed = true;
             }
         }
-        keep.push(row);
-    }
-    *rows = keep;
+        true
+    });
     Screened { dropped, changed }
 }
 

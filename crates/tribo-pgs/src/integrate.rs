@@ -1,12 +1,13 @@
 //! The end of the step (semi-implicit Euler, `docs/design/contact-mechanics.md` §4.2.2):
 //! `v⁺ = v_free + M̃⁻¹ J_Bᵀ λ_B` for every dynamic body B, then `q⁺ = q ⊕ h v⁺`
-//! (tribo-multibody `VelocityStep::velocity_after_impulse`, `finish_step`).
+//! (the sum of tribo-multibody `VelocityStep::velocity_after_impulse`, then `finish_step_into`).
+//! The vectors of the sum and the new state are written into buffers kept between steps.
 //!
 //! **Divergence**: a non-finite velocity or one above [`MAX_SPEED`] (m/s or rad/s, any
 //! coordinate) stops the step with the body's name; the engine keeps its last good state.
 
 use nalgebra::DVector;
-use tribo_multibody::{finish_step, State, VelocityStep};
+use tribo_multibody::{finish_step_into, State, VelocityStep};
 
 use crate::build::BodyModel;
 use crate::error::Divergence;
@@ -15,27 +16,47 @@ use crate::solve::BodyRows;
 /// Velocities above this (m/s, rad/s) are treated as a diverged simulation.
 pub(crate) const MAX_SPEED: f64 = 1e4;
 
-/// The new state of a dynamic body, or what went wrong.
+/// Working vectors of [`advance`], kept for their storage.
+#[derive(Default)]
+pub(crate) struct AdvanceScratch {
+    /// λ_B: the body's contacts' impulses, stacked.
+    body_lambda: DVector<f64>,
+    /// `J_Bᵀ λ_B`, then `M̃⁻¹ J_Bᵀ λ_B`, then v⁺.
+    velocity: DVector<f64>,
+}
+
+/// Makes `next` the new state of a dynamic body, or tells what went wrong (`next` then holds no
+/// meaningful state). `impulses`: the body's contact rows and the step's impulses λ, when the body
+/// has contacts.
 pub(crate) fn advance(
     model: &BodyModel,
     state: &State,
     step: &VelocityStep,
-    rows: Option<&BodyRows>,
-    lambda: &DVector<f64>,
+    impulses: Option<(&BodyRows, &DVector<f64>)>,
     dt: f64,
-) -> Result<State, Divergence> {
-    let v_next = match rows {
-        Some(rows) => {
-            let mut body_lambda = DVector::zeros(3 * rows.contacts.len());
+    scratch: &mut AdvanceScratch,
+    next: &mut State,
+) -> Result<(), Divergence> {
+    let v_next = &mut scratch.velocity;
+    match impulses {
+        Some((rows, lambda)) => {
+            let body_lambda = &mut scratch.body_lambda;
+            crate::solve::zeroed_vector(body_lambda, 3 * rows.contacts.len());
             for (r, &c) in rows.contacts.iter().enumerate() {
                 body_lambda
                     .fixed_rows_mut::<3>(3 * r)
                     .copy_from(&lambda.fixed_rows::<3>(3 * c));
             }
-            let impulse = rows.jacobian.tr_mul(&body_lambda);
-            step.velocity_after_impulse(&impulse)?
+            crate::solve::zeroed_vector(v_next, rows.jacobian.ncols());
+            rows.jacobian.tr_mul_to(body_lambda, v_next);
+            // v_free + M̃⁻¹ p, as `velocity_after_impulse` sums it (the addition commutes exactly).
+            step.system.solve_in_place(v_next)?;
+            *v_next += &step.v_free;
         }
-        None => step.v_free.clone(),
+        None => {
+            crate::solve::zeroed_vector(v_next, step.v_free.len());
+            v_next.copy_from(&step.v_free);
+        }
     };
     if let Some(k) = v_next.iter().position(|x| !x.is_finite() || x.abs() > MAX_SPEED) {
         let dof_body = model.tree.dof_body().get(k).copied().unwrap_or(0);
@@ -52,5 +73,6 @@ pub(crate) fn advance(
             limit: MAX_SPEED,
         });
     }
-    Ok(finish_step(&model.tree, &state.q, &v_next, dt)?)
+    finish_step_into(&model.tree, &state.q, v_next, dt, next)?;
+    Ok(())
 }

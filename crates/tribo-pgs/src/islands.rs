@@ -19,69 +19,107 @@ use tribo_multibody::VelocityStep;
 
 use crate::contacts::ContactRow;
 
-/// The contacts of `rows` grouped by island (module docs); every contact is in exactly one.
-pub(crate) fn islands(rows: &[ContactRow], steps: &[Option<VelocityStep>]) -> Vec<Vec<usize>> {
-    let dynamic = |body: usize| matches!(steps.get(body), Some(Some(_)));
-    let mut sets = DisjointSets::new(steps.len());
-    for row in rows {
-        let mut sides = [&row.side_a, &row.side_b]
-            .into_iter()
-            .flatten()
-            .map(|s| s.body)
-            .filter(|&b| dynamic(b));
-        if let (Some(a), Some(b)) = (sides.next(), sides.next()) {
-            sets.union(a, b);
-        }
+/// The contacts of one step grouped by island (module docs), every contact in exactly one. Kept
+/// by the engine between steps and regrouped in place ([`Islands::group`]): the lists keep their
+/// storage.
+#[derive(Default)]
+pub(crate) struct Islands {
+    /// The first `count` lists are this step's islands.
+    lists: Vec<Vec<usize>>,
+    count: usize,
+    sets: DisjointSets,
+    touched: Vec<bool>,
+    number: Vec<Option<usize>>,
+}
+
+impl Islands {
+    /// This step's islands.
+    pub fn groups(&self) -> &[Vec<usize>] {
+        self.lists.get(..self.count).unwrap_or(&[])
     }
-    // Island of each root with contacts, numbered in order of the smallest body index.
-    let mut touched = vec![false; steps.len()];
-    for row in rows {
-        for body in [&row.side_a, &row.side_b].into_iter().flatten().map(|s| s.body) {
-            if dynamic(body) {
-                let root = sets.find(body);
-                touched[root] = true;
+
+    /// Groups the contacts of `rows` (module docs).
+    pub fn group(&mut self, rows: &[ContactRow], steps: &[Option<VelocityStep>]) {
+        let dynamic = |body: usize| matches!(steps.get(body), Some(Some(_)));
+        let sets = &mut self.sets;
+        sets.reset(steps.len());
+        for row in rows {
+            let mut sides = [&row.side_a, &row.side_b]
+                .into_iter()
+                .flatten()
+                .map(|s| s.body)
+                .filter(|&b| dynamic(b));
+            if let (Some(a), Some(b)) = (sides.next(), sides.next()) {
+                sets.union(a, b);
+            }
+        }
+        // Island of each root with contacts, numbered in order of the smallest body index.
+        let touched = &mut self.touched;
+        touched.clear();
+        touched.resize(steps.len(), false);
+        for row in rows {
+            for body in [&row.side_a, &row.side_b].into_iter().flatten().map(|s| s.body) {
+                if dynamic(body) {
+                    let root = sets.find(body);
+                    touched[root] = true;
+                }
+            }
+        }
+        let number = &mut self.number;
+        number.clear();
+        number.resize(steps.len(), None);
+        let mut count = 0;
+        for body in 0..steps.len() {
+            let root = sets.find(body);
+            if touched[root] && number[root].is_none() {
+                number[root] = Some(count);
+                count += 1;
+            }
+        }
+        self.count = 0;
+        let open = |lists: &mut Vec<Vec<usize>>, count: &mut usize| {
+            if lists.len() == *count {
+                lists.push(Vec::new());
+            }
+            lists[*count].clear();
+            *count += 1;
+        };
+        for _ in 0..count {
+            open(&mut self.lists, &mut self.count);
+        }
+        // A contact with no dynamic side (cannot happen after screening) forms an island of its own,
+        // after the others.
+        for (c, row) in rows.iter().enumerate() {
+            let body = [&row.side_a, &row.side_b]
+                .into_iter()
+                .flatten()
+                .map(|s| s.body)
+                .find(|&b| dynamic(b));
+            match body.and_then(|b| number.get(sets.find(b)).copied().flatten()) {
+                Some(i) => self.lists[i].push(c),
+                None => {
+                    open(&mut self.lists, &mut self.count);
+                    self.lists[self.count - 1].push(c);
+                }
             }
         }
     }
-    let mut number: Vec<Option<usize>> = vec![None; steps.len()];
-    let mut count = 0;
-    for body in 0..steps.len() {
-        let root = sets.find(body);
-        if touched[root] && number[root].is_none() {
-            number[root] = Some(count);
-            count += 1;
-        }
-    }
-    let mut islands: Vec<Vec<usize>> = vec![Vec::new(); count];
-    // A contact with no dynamic side (cannot happen after screening) forms an island of its own.
-    let mut loose = Vec::new();
-    for (c, row) in rows.iter().enumerate() {
-        let body = [&row.side_a, &row.side_b]
-            .into_iter()
-            .flatten()
-            .map(|s| s.body)
-            .find(|&b| dynamic(b));
-        match body.and_then(|b| number.get(sets.find(b)).copied().flatten()) {
-            Some(i) => islands[i].push(c),
-            None => loose.push(vec![c]),
-        }
-    }
-    islands.extend(loose);
-    islands
 }
 
 /// Union–find over 0..n (union by size, path halving).
+#[derive(Default)]
 struct DisjointSets {
     parent: Vec<usize>,
     size: Vec<usize>,
 }
 
 impl DisjointSets {
-    fn new(n: usize) -> Self {
-        Self {
-            parent: (0..n).collect(),
-            size: vec![1; n],
-        }
+    /// Every element of 0..n in a set of its own.
+    fn reset(&mut self, n: usize) {
+        self.parent.clear();
+        self.parent.extend(0..n);
+        self.size.clear();
+        self.size.resize(n, 1);
     }
 
     fn find(&mut self, mut x: usize) -> usize {

@@ -22,14 +22,31 @@ pub(crate) fn body_state(
     actuation: Option<&DVector<f64>>,
     root_twist: Option<(Vector3<f64>, Vector3<f64>)>,
 ) -> Result<BodyState, tribo_multibody::Error> {
+    let mut out = BodyState::default();
+    body_state_into(model, state, actuation, root_twist, &mut out)?;
+    Ok(out)
+}
+
+/// [`body_state`] into `out`, reusing its vectors' storage.
+pub(crate) fn body_state_into(
+    model: &BodyModel,
+    state: &State,
+    actuation: Option<&DVector<f64>>,
+    root_twist: Option<(Vector3<f64>, Vector3<f64>)>,
+    out: &mut BodyState,
+) -> Result<(), tribo_multibody::Error> {
     let kin = Kinematics::new(&model.tree, state)?;
     let n = model.carrier.len();
-    let mut out = BodyState {
-        links: Vec::with_capacity(n),
-        joint_positions: vec![0.0; n],
-        joint_velocities: vec![0.0; n],
-        joint_efforts: vec![0.0; n],
-    };
+    out.links.clear();
+    out.links.reserve(n);
+    for values in [
+        &mut out.joint_positions,
+        &mut out.joint_velocities,
+        &mut out.joint_efforts,
+    ] {
+        values.clear();
+        values.resize(n, 0.0);
+    }
     let root_origin = kin.poses().first().map(|p| p.translation.vector).unwrap_or_default();
     for link in 0..n {
         let carrier = model.carrier[link];
@@ -52,29 +69,32 @@ pub(crate) fn body_state(
             out.joint_efforts[link] = actuation.and_then(|a| a.get(dof)).copied().unwrap_or(0.0);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
-/// The contact records of a solved step.
+/// The contact records of a solved step, into `records` (its storage reused).
 pub(crate) fn contact_records(
     scene: &Scene,
     rows: &[ContactRow],
     lambda: &DVector<f64>,
     dt: f64,
-) -> Vec<ContactRecord> {
-    rows.iter()
-        .enumerate()
-        .filter(|(c, row)| row.compliant.is_none() && lambda[3 * c] > 0.0)
-        .map(|(c, row)| ContactRecord {
-            a: row.a,
-            b: row.b,
-            materials: (scene.material_of(row.a), scene.material_of(row.b)),
-            point: row.point,
-            normal: row.normal,
-            depth: row.depth,
-            normal_force: lambda[3 * c] / dt,
-            friction_force: (row.t1 * lambda[3 * c + 1] + row.t2 * lambda[3 * c + 2]) / dt,
-            patch: None,
-        })
-        .collect()
+    records: &mut Vec<ContactRecord>,
+) {
+    records.clear();
+    records.extend(
+        rows.iter()
+            .enumerate()
+            .filter(|(c, row)| row.compliant.is_none() && lambda[3 * c] > 0.0)
+            .map(|(c, row)| ContactRecord {
+                a: row.a,
+                b: row.b,
+                materials: (scene.material_of(row.a), scene.material_of(row.b)),
+                point: row.point,
+                normal: row.normal,
+                depth: row.depth,
+                normal_force: lambda[3 * c] / dt,
+                friction_force: (row.t1 * lambda[3 * c + 1] + row.t2 * lambda[3 * c + 2]) / dt,
+                patch: None,
+            }),
+    );
 }

@@ -41,20 +41,17 @@
 //! usual tolerance. Lemke, which cannot be warm-started, solves the load-sharing problem itself:
 //! its velocities then carry the term's `ε C (λₙ − λₙ⁰)`, zero once the distribution settles.
 
-use std::collections::BTreeMap;
-
 use nalgebra::{DMatrix, DVector, Matrix3, Matrix3x6, Matrix6, Vector3};
 use tribo_engine::LinkRef;
 use tribo_lcp::{
-    solve_contacts_lemke, BlockSparseDelassus, ContactFriction, ContactProblem, DelassusRows, FactoredDelassus,
-    FactoredSide, LemkeOptions, Pgs, SolveReport,
+    solve_contacts_lemke, ContactProblem, DelassusRows, FactoredDelassus, FactoredSide, LemkeOptions, Pgs, SolveReport,
 };
 use tribo_multibody::VelocityStep;
 
 use crate::contacts::ContactRow;
 use crate::error::SolveError;
 use crate::impacts::{resolve_impacts, Targets};
-use crate::islands::islands;
+use crate::islands::Islands;
 use crate::options::{PgsOptions, SolverKind};
 
 /// A dynamic body's stacked Jacobian over its contacts.
@@ -68,118 +65,166 @@ pub(crate) struct BodyRows {
 /// Projected Gauss–Seidel sweeps on the load-sharing problem before each rigid solve (module docs).
 pub(crate) const LOAD_SHARING_SWEEPS: usize = 5;
 
-/// The assembled problem.
+/// The assembled problem. The engine keeps one between steps and [`Assembled::assemble`] rebuilds
+/// it in place: every buffer (operator blocks and factors, free velocities, per-body rows, islands
+/// and the working lists of the assembly) keeps its storage, so a step allocates nothing here
+/// once the sizes have been seen.
+#[derive(Default)]
 pub(crate) struct Assembled {
     pub problem: ContactProblem<FactoredDelassus>,
-    /// The load-sharing problem (module docs), when some link pair has two or more resting rigid
-    /// points and `load_sharing` > 0.
-    pub sharing: Option<ContactProblem<FactoredDelassus>>,
-    pub bodies: Vec<BodyRows>,
+    /// The load-sharing problem (module docs), valid when `has_sharing`.
+    sharing: ContactProblem<FactoredDelassus>,
+    has_sharing: bool,
+    /// The first `body_count` entries are this step's dynamic bodies with contacts, ascending.
+    bodies: Vec<BodyRows>,
+    body_count: usize,
     /// Each contact's targets, for the impacts within the step (impacts.rs).
     pub targets: Vec<Targets>,
     /// The contacts in independent groups, solved one after the other (islands.rs).
-    pub islands: Vec<Vec<usize>>,
+    pub islands: Islands,
+    scratch: AssemblyScratch,
 }
 
-/// Stacks every dynamic body's rows and sums the Delassus blocks; with `load_sharing` > 0 also
-/// builds the load-sharing problem around the warm start `warm` (module docs).
-pub(crate) fn assemble(
-    rows: &[ContactRow],
-    steps: &[Option<VelocityStep>],
-    inverses: &[Option<Matrix6<f64>>],
-    load_sharing: f64,
-    warm: &DVector<f64>,
-) -> Result<Assembled, SolveError> {
-    let mut per_body: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (c, row) in rows.iter().enumerate() {
-        for side in [&row.side_a, &row.side_b].into_iter().flatten() {
-            let list = per_body.entry(side.body).or_default();
-            if list.last() != Some(&c) {
-                list.push(c);
+/// Working lists of [`Assembled::assemble`], kept for their storage.
+#[derive(Default)]
+struct AssemblyScratch {
+    /// Each body's contacts (indexed by body; emptied each step).
+    per_body: Vec<Vec<usize>>,
+    /// The assembled blocks in the order they are summed.
+    blocks: Vec<(usize, usize, Matrix3<f64>)>,
+    /// The factored sides, by contact.
+    factored: Vec<(usize, FactoredSide)>,
+    /// The load-sharing rows: (link pair, contact), sorted.
+    sharing_rows: Vec<((LinkRef, LinkRef), usize)>,
+}
+
+impl Assembled {
+    /// The load-sharing problem (module docs), when some link pair has two or more resting rigid
+    /// points and `load_sharing` > 0.
+    pub fn sharing(&self) -> Option<&ContactProblem<FactoredDelassus>> {
+        self.has_sharing.then_some(&self.sharing)
+    }
+
+    /// This step's dynamic bodies with contacts, ascending.
+    pub fn bodies(&self) -> &[BodyRows] {
+        self.bodies.get(..self.body_count).unwrap_or(&[])
+    }
+
+    /// Stacks every dynamic body's rows and sums the Delassus blocks; with `load_sharing` > 0 also
+    /// builds the load-sharing problem around the warm start `warm` (module docs).
+    pub fn assemble(
+        &mut self,
+        rows: &[ContactRow],
+        steps: &[Option<VelocityStep>],
+        inverses: &[Option<Matrix6<f64>>],
+        load_sharing: f64,
+        warm: &DVector<f64>,
+    ) -> Result<(), SolveError> {
+        let scratch = &mut self.scratch;
+        let per_body = &mut scratch.per_body;
+        per_body.iter_mut().for_each(Vec::clear);
+        for (c, row) in rows.iter().enumerate() {
+            for side in [&row.side_a, &row.side_b].into_iter().flatten() {
+                if per_body.len() <= side.body {
+                    per_body.resize_with(side.body + 1, Vec::new);
+                }
+                let list = &mut per_body[side.body];
+                if list.last() != Some(&c) {
+                    list.push(c);
+                }
             }
         }
-    }
-    // The blocks in the order they are summed (bodies ascending, then the compliance), gathered and
-    // stored in one go (BlockSparseDelassus::from_blocks sums equal (i, j) in this order). Bodies
-    // with six coordinates (free rigid bodies) stay factored (module docs).
-    let mut blocks: Vec<(usize, usize, Matrix3<f64>)> = Vec::new();
-    let mut factored: Vec<(usize, FactoredSide)> = Vec::new();
-    let mut slots = 0;
-    let mut bodies = Vec::with_capacity(per_body.len());
-    for (body, contacts) in per_body {
-        let Some(Some(step)) = steps.get(body) else { continue };
-        let nv = step.v_free.len();
-        if let Some(Some(inverse)) = inverses.get(body) {
-            let jacobian = stacked_jacobian(rows, body, &contacts, nv);
-            for (r, &c) in contacts.iter().enumerate() {
-                let side: Matrix3x6<f64> = jacobian.fixed_view::<3, 6>(3 * r, 0).into_owned();
-                factored.push((
-                    c,
-                    FactoredSide {
-                        slot: slots,
-                        rows: side,
-                        response: inverse * side.transpose(),
-                    },
-                ));
+        // The blocks in the order they are summed (bodies ascending, then the compliance), gathered and
+        // stored in one go (BlockSparseDelassus::assign_blocks sums equal (i, j) in this order). Bodies
+        // with six coordinates (free rigid bodies) stay factored (module docs).
+        let (blocks, factored) = (&mut scratch.blocks, &mut scratch.factored);
+        blocks.clear();
+        factored.clear();
+        let mut slots = 0;
+        self.body_count = 0;
+        for (body, contacts) in per_body.iter().enumerate() {
+            if contacts.is_empty() {
+                continue;
             }
-            slots += 1;
-            bodies.push(BodyRows {
-                body,
-                contacts,
-                jacobian,
-            });
-            continue;
-        }
-        let jacobian = stacked_jacobian(rows, body, &contacts, nv);
-        let a = step
-            .system
-            .delassus(&jacobian)
-            .map_err(|source| SolveError::Delassus { body, source })?;
-        for (r, &ci) in contacts.iter().enumerate() {
-            for (s, &cj) in contacts.iter().enumerate() {
-                blocks.push((ci, cj, a.fixed_view::<3, 3>(3 * r, 3 * s).into_owned()));
+            let Some(Some(step)) = steps.get(body) else { continue };
+            let nv = step.v_free.len();
+            if self.bodies.len() == self.body_count {
+                self.bodies.push(BodyRows {
+                    body,
+                    contacts: Vec::new(),
+                    jacobian: DMatrix::zeros(0, 0),
+                });
+            }
+            let entry = &mut self.bodies[self.body_count];
+            self.body_count += 1;
+            entry.body = body;
+            entry.contacts.clone_from(contacts);
+            stack_jacobian(rows, body, contacts, nv, &mut entry.jacobian);
+            let jacobian = &entry.jacobian;
+            if let Some(Some(inverse)) = inverses.get(body) {
+                for (r, &c) in contacts.iter().enumerate() {
+                    let side: Matrix3x6<f64> = jacobian.fixed_view::<3, 6>(3 * r, 0).into_owned();
+                    factored.push((
+                        c,
+                        FactoredSide {
+                            slot: slots,
+                            rows: side,
+                            response: inverse * side.transpose(),
+                        },
+                    ));
+                }
+                slots += 1;
+                continue;
+            }
+            let a = step
+                .system
+                .delassus(jacobian)
+                .map_err(|source| SolveError::Delassus { body, source })?;
+            for (r, &ci) in contacts.iter().enumerate() {
+                for (s, &cj) in contacts.iter().enumerate() {
+                    blocks.push((ci, cj, a.fixed_view::<3, 3>(3 * r, 3 * s).into_owned()));
+                }
             }
         }
-        bodies.push(BodyRows {
-            body,
-            contacts,
-            jacobian,
-        });
-    }
-    let mut bias = DVector::zeros(3 * rows.len());
-    for (c, row) in rows.iter().enumerate() {
-        bias.fixed_rows_mut::<3>(3 * c).copy_from(&row.bias);
-        if row.cfm.iter().any(|&x| x > 0.0) {
-            blocks.push((c, c, Matrix3::from_diagonal(&row.cfm)));
+        let problem = &mut self.problem;
+        zeroed_vector(&mut problem.free_velocity, 3 * rows.len());
+        for (c, row) in rows.iter().enumerate() {
+            problem.free_velocity.fixed_rows_mut::<3>(3 * c).copy_from(&row.bias);
+            if row.cfm.iter().any(|&x| x > 0.0) {
+                blocks.push((c, c, Matrix3::from_diagonal(&row.cfm)));
+            }
         }
-    }
-    // Contact indices come from `rows`, so every block is in range.
-    let assembled =
-        BlockSparseDelassus::from_blocks(rows.len(), blocks).unwrap_or_else(|| BlockSparseDelassus::new(rows.len()));
-    let delassus = FactoredDelassus::new(assembled, factored).ok_or(SolveError::ContactIndex)?;
-    let frictions: Vec<ContactFriction> = rows.iter().map(|r| r.friction).collect();
-    let sharing = if load_sharing > 0.0 && rows.iter().any(|r| r.shares_load) {
-        Some(sharing_problem(&delassus, &bias, &frictions, rows, load_sharing, warm)?)
-    } else {
-        None
-    };
-    let problem = ContactProblem::new(delassus, bias, frictions).map_err(SolveError::Problem)?;
-    let targets = rows
-        .iter()
-        .map(|row| Targets {
+        // The load-sharing operator shares the factors: let go of them so they are rebuilt in place.
+        self.sharing.delassus.release();
+        // Contact indices come from `rows`, so every block and side is in range.
+        if !problem.delassus.assign(rows.len(), blocks, factored) {
+            return Err(SolveError::ContactIndex);
+        }
+        problem.contacts.clear();
+        problem.contacts.extend(rows.iter().map(|r| r.friction));
+        self.has_sharing = load_sharing > 0.0 && rows.iter().any(|r| r.shares_load);
+        if self.has_sharing {
+            sharing_problem(
+                problem,
+                &mut self.sharing,
+                &mut scratch.sharing_rows,
+                blocks,
+                rows,
+                load_sharing,
+                warm,
+            )?;
+            self.sharing.validate().map_err(SolveError::Problem)?;
+        }
+        problem.validate().map_err(SolveError::Problem)?;
+        self.targets.clear();
+        self.targets.extend(rows.iter().map(|row| Targets {
             target: row.target,
             settled: row.settled_target,
             strike: row.strike,
-        })
-        .collect();
-    let islands = islands(rows, steps);
-    Ok(Assembled {
-        problem,
-        sharing,
-        bodies,
-        targets,
-        islands,
-    })
+        }));
+        self.islands.group(rows, steps);
+        Ok(())
+    }
 }
 
 /// Bodies with this many velocity coordinates (a free rigid body) keep their contact coupling
@@ -187,29 +232,64 @@ pub(crate) fn assemble(
 const FACTORED_DOFS: usize = 6;
 
 /// M̃⁻¹ of every dynamic body with [`FACTORED_DOFS`] coordinates (`None` for the others), from its
-/// factorisation, symmetrised (the solves leave it symmetric to rounding). The degenerate-contact
-/// screen and the factored operator share it.
-pub(crate) fn free_body_inverses(steps: &[Option<VelocityStep>]) -> Result<Vec<Option<Matrix6<f64>>>, SolveError> {
-    let identity = DMatrix::identity(FACTORED_DOFS, FACTORED_DOFS);
-    steps
-        .iter()
-        .enumerate()
-        .map(|(body, step)| match step {
+/// factorisation, symmetrised (the solves leave it symmetric to rounding), into `inverses`. The
+/// degenerate-contact screen and the factored operator share it.
+pub(crate) fn free_body_inverses(
+    steps: &[Option<VelocityStep>],
+    inverses: &mut Vec<Option<Matrix6<f64>>>,
+) -> Result<(), SolveError> {
+    inverses.clear();
+    let mut column = DVector::zeros(FACTORED_DOFS);
+    for (body, step) in steps.iter().enumerate() {
+        let inverse = match step {
             Some(step) if step.v_free.len() == FACTORED_DOFS => {
-                let inverse = step
-                    .system
-                    .solve_matrix(&identity)
-                    .map_err(|source| SolveError::Delassus { body, source })?;
-                Ok(Some(Matrix6::from_fn(|r, c| 0.5 * (inverse[(r, c)] + inverse[(c, r)]))))
+                // M̃⁻¹ column by column (the solve of `solve_matrix` on the identity).
+                let mut inverse = Matrix6::zeros();
+                for k in 0..FACTORED_DOFS {
+                    column.fill(0.0);
+                    column[k] = 1.0;
+                    step.system
+                        .solve_in_place(&mut column)
+                        .map_err(|source| SolveError::Delassus { body, source })?;
+                    inverse.set_column(k, &column);
+                }
+                Some(Matrix6::from_fn(|r, c| 0.5 * (inverse[(r, c)] + inverse[(c, r)])))
             }
-            _ => Ok(None),
-        })
-        .collect()
+            _ => None,
+        };
+        inverses.push(inverse);
+    }
+    Ok(())
 }
 
-/// `body`'s rows of `contacts` stacked (3 per contact): `R (J_b − J_a)` restricted to the body.
-fn stacked_jacobian(rows: &[ContactRow], body: usize, contacts: &[usize], nv: usize) -> DMatrix<f64> {
-    let mut jacobian = DMatrix::zeros(3 * contacts.len(), nv);
+/// Makes `vector` the zero vector of length `n`, in its own storage when it has the room.
+pub(crate) fn zeroed_vector(vector: &mut DVector<f64>, n: usize) {
+    if vector.len() == n {
+        vector.fill(0.0);
+        return;
+    }
+    let mut data: Vec<f64> = std::mem::replace(vector, DVector::zeros(0)).data.into();
+    data.clear();
+    data.resize(n, 0.0);
+    *vector = DVector::from_vec(data);
+}
+
+/// Makes `matrix` the zero matrix of `nrows × ncols`, in its own storage when it has the room.
+fn zeroed_matrix(matrix: &mut DMatrix<f64>, nrows: usize, ncols: usize) {
+    if matrix.shape() == (nrows, ncols) {
+        matrix.fill(0.0);
+        return;
+    }
+    let mut data: Vec<f64> = std::mem::replace(matrix, DMatrix::zeros(0, 0)).data.into();
+    data.clear();
+    data.resize(nrows * ncols, 0.0);
+    *matrix = DMatrix::from_vec(nrows, ncols, data);
+}
+
+/// `body`'s rows of `contacts` stacked (3 per contact) into `jacobian`: `R (J_b − J_a)` restricted
+/// to the body.
+fn stack_jacobian(rows: &[ContactRow], body: usize, contacts: &[usize], nv: usize, jacobian: &mut DMatrix<f64>) {
+    zeroed_matrix(jacobian, 3 * contacts.len(), nv);
     for (r, &c) in contacts.iter().enumerate() {
         let Some(row) = rows.get(c) else { continue };
         let mut block = jacobian.view_mut((3 * r, 0), (3, nv));
@@ -220,35 +300,45 @@ fn stacked_jacobian(rows: &[ContactRow], body: usize, contacts: &[usize], nv: us
             block -= &side.rows;
         }
     }
-    jacobian
 }
 
-/// The step's problem plus `ε C (λₙ − λₙ⁰)` on each link pair's load-sharing normal rows
-/// (module docs): `ε C` joins the Delassus blocks, `−ε C λₙ⁰` the free velocity.
+/// Makes `shared` the step's `problem` plus `ε C (λₙ − λₙ⁰)` on each link pair's load-sharing
+/// normal rows (module docs): `ε C` joins the Delassus blocks, `−ε C λₙ⁰` the free velocity.
+/// `pairs` and `added` are working lists.
 fn sharing_problem(
-    delassus: &FactoredDelassus,
-    bias: &DVector<f64>,
-    frictions: &[ContactFriction],
+    problem: &ContactProblem<FactoredDelassus>,
+    shared: &mut ContactProblem<FactoredDelassus>,
+    pairs: &mut Vec<((LinkRef, LinkRef), usize)>,
+    added: &mut Vec<(usize, usize, Matrix3<f64>)>,
     rows: &[ContactRow],
     kappa: f64,
     warm: &DVector<f64>,
-) -> Result<ContactProblem<FactoredDelassus>, SolveError> {
-    let mut pairs: BTreeMap<(LinkRef, LinkRef), Vec<usize>> = BTreeMap::new();
-    for (c, row) in rows.iter().enumerate().filter(|(_, row)| row.shares_load) {
-        pairs.entry((row.a, row.b)).or_default().push(c);
-    }
-    let mut free = bias.clone();
-    let mut added = Vec::new();
+) -> Result<(), SolveError> {
+    // The load-sharing rows by link pair, each pair's in row order (the keys are distinct).
+    pairs.clear();
+    pairs.extend(
+        rows.iter()
+            .enumerate()
+            .filter(|(_, row)| row.shares_load)
+            .map(|(c, row)| ((row.a, row.b), c)),
+    );
+    pairs.sort_unstable();
+    let delassus = &problem.delassus;
+    let free = &mut shared.free_velocity;
+    zeroed_vector(free, problem.free_velocity.len());
+    free.copy_from(&problem.free_velocity);
+    added.clear();
     let normal = |c: usize| warm.get(3 * c).copied().unwrap_or(0.0);
-    for members in pairs.values() {
-        let n = members.len() as f64;
-        let epsilon = kappa * members.iter().map(|&c| delassus.diagonal_block(c)[(0, 0)]).sum::<f64>() / n;
-        let mean = members.iter().map(|&c| normal(c)).sum::<f64>() / n;
-        for &i in members {
+    for group in pairs.chunk_by(|x, y| x.0 == y.0) {
+        let members = || group.iter().map(|&(_, c)| c);
+        let n = group.len() as f64;
+        let epsilon = kappa * members().map(|c| delassus.diagonal_block(c)[(0, 0)]).sum::<f64>() / n;
+        let mean = members().map(normal).sum::<f64>() / n;
+        for i in members() {
             if let Some(b) = free.get_mut(3 * i) {
                 *b -= epsilon * (normal(i) - mean);
             }
-            for &j in members {
+            for j in members() {
                 let mut block = Matrix3::zeros();
                 block[(0, 0)] = if i == j {
                     epsilon * (1.0 - 1.0 / n)
@@ -259,11 +349,14 @@ fn sharing_problem(
             }
         }
     }
-    let shared = delassus.with_added_blocks(added).ok_or(SolveError::ContactIndex)?;
-    ContactProblem::new(shared, free, frictions.to_vec()).map_err(SolveError::Problem)
+    if !shared.delassus.assign_with_added_blocks(delassus, added) {
+        return Err(SolveError::ContactIndex);
+    }
+    shared.contacts.clone_from(&problem.contacts);
+    Ok(())
 }
 
-/// Solves the problem (built and checked by [`assemble`]: not checked again); `lambda` holds the
+/// Solves the problem (built and checked by [`Assembled::assemble`]: not checked again); `lambda` holds the
 /// warm start on entry. With a load-sharing problem, PGS
 /// first gives it `sharing` (at most [`LOAD_SHARING_SWEEPS`] sweeps) and Lemke solves it instead
 /// of the rigid one (module docs); the report's iterations count both PGS runs. Impacts on
@@ -278,14 +371,14 @@ pub(crate) fn solve(
     match options.solver {
         SolverKind::Pgs => {
             let mut sweeps = 0;
-            if let Some(problem) = &assembled.sharing {
+            if let Some(problem) = assembled.sharing() {
                 sweeps = sharing
-                    .solve_valid_contacts_in_islands(problem, lambda, &assembled.islands)
+                    .solve_valid_contacts_in_islands(problem, lambda, assembled.islands.groups())
                     .map_err(SolveError::Solver)?
                     .iterations;
             }
             let mut report = pgs
-                .solve_valid_contacts_in_islands(&assembled.problem, lambda, &assembled.islands)
+                .solve_valid_contacts_in_islands(&assembled.problem, lambda, assembled.islands.groups())
                 .map_err(SolveError::Solver)?;
             report.iterations += sweeps;
             resolve_impacts(assembled, lambda, pgs, options, report)
@@ -298,7 +391,7 @@ pub(crate) fn solve(
                     contacts: count,
                 });
             }
-            let problem = assembled.sharing.as_ref().unwrap_or(&assembled.problem);
+            let problem = assembled.sharing().unwrap_or(&assembled.problem);
             let (solution, report) =
                 solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(SolveError::Solver)?;
             *lambda = solution;
@@ -347,10 +440,11 @@ struct StoredImpulse {
 const WARM_START_RADIUS: f64 = 0.01;
 
 impl WarmStart {
-    /// The initial λ of `rows` (zero where nothing matches): each contact takes the impulse of the
-    /// nearest previous point of its link pair within [`WARM_START_RADIUS`] (the first of equals).
-    pub fn initial(&self, rows: &[ContactRow]) -> DVector<f64> {
-        let mut lambda = DVector::zeros(3 * rows.len());
+    /// Makes `lambda` the initial λ of `rows` (zero where nothing matches): each contact takes the
+    /// impulse of the nearest previous point of its link pair within [`WARM_START_RADIUS`] (the
+    /// first of equals).
+    pub fn initial(&self, rows: &[ContactRow], lambda: &mut DVector<f64>) {
+        zeroed_vector(lambda, 3 * rows.len());
         for (c, row) in rows.iter().enumerate() {
             let pair = (row.a, row.b);
             let start = self.points.partition_point(|p| p.pair < pair);
@@ -366,7 +460,6 @@ impl WarmStart {
                 lambda[3 * c + 2] = impulse.dot(&row.t2);
             }
         }
-        lambda
     }
 
     /// Remembers this step's impulses.

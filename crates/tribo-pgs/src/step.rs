@@ -1,28 +1,33 @@
 //! The `pgs` engine: one step is kinematics → dynamics → collision → contact_build → solve →
 //! integrate → readout, each stage timed into the step report.
+//!
+//! The stages write into buffers the engine keeps between steps (`StepScratch`: contact rows and
+//! their Jacobian rows, the assembled problem, impulses, next states and read-out), so their
+//! storage is reused and a step of a scene whose sizes have been seen allocates none of them; the
+//! per-body kinematics and velocity steps are still built anew each step.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use nalgebra::{DVector, Isometry3, Vector3};
+use nalgebra::{DVector, Isometry3, Matrix6, Vector3};
 use tribo_engine::{
-    BodyCommands, BuildError, Commands, CompliantPoint, ContactHost, ContactRecord, Engine, HostedContacts, HostedStep,
-    SceneState, StepError, StepReport,
+    BodyCommands, BodyState, BuildError, Commands, CompliantPoint, ContactHost, ContactRecord, Engine, HostedContacts,
+    HostedStep, SceneState, StepError, StepReport,
 };
 use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
 use tribo_multibody::{prepare_velocity_step, Kinematics, State, StepInputs, VelocityStep};
 
 use crate::build::{build_body, BodyModel};
-use crate::collision::detect;
+use crate::collision::{detect, CollisionScratch};
 use crate::commands::drive;
-use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow};
+use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow, RowBuffers};
 use crate::degenerate::{operator_can_screen, screen, screen_on_operator};
 use crate::error::SolveError;
-use crate::integrate::advance;
+use crate::integrate::{advance, AdvanceScratch};
 use crate::options::{PgsOptions, SolverKind};
-use crate::readout::{body_state, contact_records};
-use crate::solve::{assemble, free_body_inverses, solve, WarmStart, LOAD_SHARING_SWEEPS};
+use crate::readout::{body_state, body_state_into, contact_records};
+use crate::solve::{free_body_inverses, solve, Assembled, WarmStart, LOAD_SHARING_SWEEPS};
 use tribo_lcp::DelassusRows;
 
 type Twist = (Vector3<f64>, Vector3<f64>);
@@ -52,15 +57,42 @@ pub(crate) struct PgsEngine {
     compliant_points: Vec<CompliantPoint>,
     /// Forces on `b` of the last step's compliant points, world, N.
     compliant_forces: Vec<nalgebra::Vector3<f64>>,
+    /// The step's working buffers, kept for their storage.
+    scratch: StepScratch,
 }
 
-/// What the stages up to integration produce.
-struct Solved {
+/// Buffers each step fills anew, kept between steps so that their storage is reused: after the
+/// first steps of a scene a step allocates none of these.
+#[derive(Default)]
+struct StepScratch {
+    /// The broad phase's lists (collision.rs).
+    collision: CollisionScratch,
+    /// The contact rows (contacts.rs).
     rows: Vec<ContactRow>,
+    /// Storage of the contact build (contacts.rs).
+    row_buffers: RowBuffers,
+    /// The impulses: the warm start on entry to the solve, the step's impulses after it.
+    lambda: DVector<f64>,
+    /// M̃⁻¹ of the free rigid bodies (solve.rs).
+    inverses: Vec<Option<Matrix6<f64>>>,
+    /// The contact problem (solve.rs).
+    assembled: Assembled,
+    /// The states at the end of the step, swapped with the engine's when the step is committed.
+    next_states: Vec<State>,
+    /// Each body's index into the assembled problem's bodies.
+    rows_of: Vec<Option<usize>>,
+    /// Working vectors of the integration (integrate.rs).
+    advance: AdvanceScratch,
+    /// The read-out at the end of the step, swapped with the engine's state when the step is
+    /// committed.
+    next_bodies: Vec<BodyState>,
+}
+
+/// What the stages up to integration produce besides the contact rows and impulses (left in the
+/// engine's `StepScratch`).
+struct Solved {
     /// Link pairs whose contacts could carry no impulse and were dropped (degenerate.rs).
     dropped: Vec<(LinkRef, LinkRef)>,
-    lambda: DVector<f64>,
-    states: Vec<State>,
     actuation: Vec<Option<DVector<f64>>>,
     iterations: usize,
     residual: f64,
@@ -134,6 +166,7 @@ impl PgsEngine {
             excluded: BTreeSet::new(),
             compliant_points: Vec::new(),
             compliant_forces: Vec::new(),
+            scratch: StepScratch::default(),
         })
     }
 
@@ -209,9 +242,10 @@ impl PgsEngine {
         })?;
         let margin = self.options.contact_margin;
         let excluded = &self.excluded;
+        let collision_scratch = &mut self.scratch.collision;
         let pairs = report.time("collision", || {
-            let poses: Vec<Vec<Isometry3<f64>>> = kinematics.iter().map(|k| k.poses().to_vec()).collect();
-            let mut pairs = detect(models, &poses, margin);
+            let poses: Vec<&[Isometry3<f64>]> = kinematics.iter().map(|k| k.poses()).collect();
+            let mut pairs = detect(models, &poses, margin, collision_scratch);
             if !excluded.is_empty() {
                 pairs.retain(|pair, _| !excluded.contains(pair));
             }
@@ -219,7 +253,18 @@ impl PgsEngine {
         });
         let compliant = &self.compliant_points;
         let solver_failure = |e: SolveError| Failure::Step(solver_failure(&self.options, e));
-        let (mut rows, mut dropped, inverses, on_operator) = report.time("contact_build", || {
+        let StepScratch {
+            rows,
+            lambda,
+            inverses,
+            assembled,
+            next_states,
+            rows_of,
+            advance: advance_scratch,
+            row_buffers,
+            ..
+        } = &mut self.scratch;
+        let (mut dropped, on_operator) = report.time("contact_build", || {
             let views: Vec<BodyView> = models
                 .iter()
                 .zip(&kinematics)
@@ -237,34 +282,35 @@ impl PgsEngine {
                 options: &self.options,
                 dt,
             };
-            let mut rows = build_rows(&ctx, &views, &pairs);
-            rows.extend(
-                compliant_rows(&ctx, &views, compliant)
-                    .map_err(|e| Failure::Step(StepError::InvalidCommand { what: e.to_string() }))?,
-            );
-            let inverses = free_body_inverses(&velocity_steps).map_err(solver_failure)?;
+            row_buffers.recycle(rows);
+            build_rows(&ctx, &views, &pairs, rows, row_buffers);
+            compliant_rows(&ctx, &views, compliant, rows, row_buffers)
+                .map_err(|e| Failure::Step(StepError::InvalidCommand { what: e.to_string() }))?;
+            free_body_inverses(&velocity_steps, inverses).map_err(solver_failure)?;
             // Contacts within one body or with compliance on the diagonal are screened on their
             // own Delassus diagonals; the others on the assembled operator's (below).
-            let on_operator = operator_can_screen(&rows);
+            let on_operator = operator_can_screen(rows);
             let dropped = if on_operator {
                 Vec::new()
             } else {
-                screen(&mut rows, &velocity_steps, &inverses).map_err(solver_failure)?
+                screen(rows, &velocity_steps, inverses).map_err(solver_failure)?
             };
-            Ok((rows, dropped, inverses, on_operator))
+            Ok((dropped, on_operator))
         })?;
         let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
-        let (assembled, lambda, solve_report) = report.time("solve", || {
-            let mut lambda = warm_start.initial(&rows);
-            let mut assembled =
-                assemble(&rows, &velocity_steps, &inverses, options.load_sharing, &lambda).map_err(solver_failure)?;
+        let solve_report = report.time("solve", || {
+            warm_start.initial(rows, lambda);
+            assembled
+                .assemble(rows, &velocity_steps, inverses, options.load_sharing, lambda)
+                .map_err(solver_failure)?;
             if on_operator {
                 let delassus = &assembled.problem.delassus;
-                let screened = screen_on_operator(&mut rows, |c| delassus.diagonal_block(c).diagonal());
+                let screened = screen_on_operator(rows, |c| delassus.diagonal_block(c).diagonal());
                 dropped = screened.dropped;
                 if screened.changed {
-                    lambda = warm_start.initial(&rows);
-                    assembled = assemble(&rows, &velocity_steps, &inverses, options.load_sharing, &lambda)
+                    warm_start.initial(rows, lambda);
+                    assembled
+                        .assemble(rows, &velocity_steps, inverses, options.load_sharing, lambda)
                         .map_err(solver_failure)?;
                 }
             }
@@ -276,39 +322,47 @@ impl PgsEngine {
                     converged: true,
                 }
             } else {
-                solve(&assembled, &mut lambda, pgs, sharing, options).map_err(solver_failure)?
+                solve(assembled, lambda, pgs, sharing, options).map_err(solver_failure)?
             };
-            Ok((assembled, lambda, solve_report))
+            Ok(solve_report)
         })?;
-        let next_states = report.time("integrate", || {
-            let mut next = Vec::with_capacity(models.len());
-            let mut rows_of: Vec<Option<usize>> = vec![None; models.len()];
-            for (index, rows) in assembled.bodies.iter().enumerate() {
+        report.time("integrate", || {
+            next_states.resize_with(models.len(), || State {
+                q: DVector::zeros(0),
+                v: DVector::zeros(0),
+            });
+            rows_of.clear();
+            rows_of.resize(models.len(), None);
+            for (index, rows) in assembled.bodies().iter().enumerate() {
                 if let Some(slot) = rows_of.get_mut(rows.body) {
                     *slot = Some(index);
                 }
             }
-            for (b, model) in models.iter().enumerate() {
+            for (b, (model, next)) in models.iter().zip(next_states.iter_mut()).enumerate() {
                 match &velocity_steps[b] {
                     Some(step) => {
-                        let rows = rows_of[b].and_then(|i| assembled.bodies.get(i));
-                        let state =
-                            advance(model, &states[b], step, rows, &lambda, dt).map_err(|e| Failure::Diverged {
-                                body: b,
-                                what: e.to_string(),
-                            })?;
-                        next.push(state);
+                        let rows = rows_of[b].and_then(|i| assembled.bodies().get(i));
+                        advance(
+                            model,
+                            &states[b],
+                            step,
+                            rows.map(|r| (r, &*lambda)),
+                            dt,
+                            advance_scratch,
+                            next,
+                        )
+                        .map_err(|e| Failure::Diverged {
+                            body: b,
+                            what: e.to_string(),
+                        })?;
                     }
-                    None => next.push(states[b].clone()),
+                    None => next.clone_from(&states[b]),
                 }
             }
-            Ok(next)
+            Ok(())
         })?;
         Ok(Solved {
-            rows,
             dropped,
-            lambda,
-            states: next_states,
             actuation: velocity_steps.into_iter().map(|s| s.map(|s| s.actuation)).collect(),
             iterations: solve_report.iterations,
             residual: solve_report.residual,
@@ -438,49 +492,54 @@ impl Engine for PgsEngine {
             .enumerate()
             .map(|(b, model)| moved.iter().find(|(m, _)| *m == b).map_or(model, |(_, moved)| moved))
             .collect();
-        let bodies = report.time("readout", || {
-            models
+        let next_bodies = &mut self.scratch.next_bodies;
+        next_bodies.resize_with(models.len(), BodyState::default);
+        let read = report.time("readout", || {
+            for (b, ((((model, state), actuation), twist), out)) in models
                 .iter()
-                .zip(&solved.states)
+                .zip(&self.scratch.next_states)
                 .zip(&solved.actuation)
                 .zip(&twists)
+                .zip(next_bodies.iter_mut())
                 .enumerate()
-                .map(|(b, (((model, state), actuation), twist))| {
-                    body_state(model, state, actuation.as_ref(), *twist).map_err(|e| (b, e.to_string()))
-                })
-                .collect::<Result<Vec<_>, _>>()
-        });
-        let bodies = match bodies {
-            Ok(bodies) => bodies,
-            Err((body, what)) => {
-                let error = self.divergence(body, what);
-                self.diverged = Some(error.clone());
-                return Err(error);
+            {
+                body_state_into(model, state, actuation.as_ref(), *twist, out).map_err(|e| (b, e.to_string()))?;
             }
-        };
-        let contacts = contact_records(&self.scene, &solved.rows, &solved.lambda, dt);
+            Ok::<(), (usize, String)>(())
+        });
+        if let Err((body, what)) = read {
+            let error = self.divergence(body, what);
+            self.diverged = Some(error.clone());
+            return Err(error);
+        }
         let mut compliant_forces = vec![nalgebra::Vector3::zeros(); self.compliant_points.len()];
-        for (c, row) in solved.rows.iter().enumerate() {
+        for (c, row) in self.scratch.rows.iter().enumerate() {
             if let Some(slot) = row.compliant.and_then(|i| compliant_forces.get_mut(i)) {
-                let l = solved.lambda.fixed_rows::<3>(3 * c);
+                let l = self.scratch.lambda.fixed_rows::<3>(3 * c);
                 *slot = (row.normal * l[0] + row.t1 * l[1] + row.t2 * l[2]) / dt;
             }
         }
         self.compliant_forces = compliant_forces;
         self.compliant_points.clear();
-        self.warm_start.store(&solved.rows, &solved.lambda);
+        self.warm_start.store(&self.scratch.rows, &self.scratch.lambda);
         for (b, model) in moved {
             self.models[b] = model;
         }
-        self.states = solved.states;
-        self.state = SceneState { bodies };
-        self.contacts = contacts;
+        std::mem::swap(&mut self.states, &mut self.scratch.next_states);
+        std::mem::swap(&mut self.state.bodies, &mut self.scratch.next_bodies);
+        contact_records(
+            &self.scene,
+            &self.scratch.rows,
+            &self.scratch.lambda,
+            dt,
+            &mut self.contacts,
+        );
         self.time += dt;
         self.steps += 1;
         report.iterations = u32::try_from(solved.iterations).unwrap_or(u32::MAX);
         report.residual = solved.residual;
         report.complementarity = solved.complementarity;
-        report.contacts = solved.rows.len();
+        report.contacts = self.scratch.rows.len();
         for (a, b) in &solved.dropped {
             report.warnings.push(format!(
                 "contacts between {} and {} dropped: the joints can hardly move the links against each \
@@ -496,7 +555,7 @@ impl Engine for PgsEngine {
             // projected step would move λ) over the step's largest impulse |λ|∞, above 1e-3. The
             // runner counts these and warns once per run (tribo_engine::CapTally).
             const RELATIVE_RESIDUAL_TOLERANCE: f64 = 1e-3;
-            let largest = solved.lambda.iter().fold(0.0_f64, |m, l| m.max(l.abs()));
+            let largest = self.scratch.lambda.iter().fold(0.0_f64, |m, l| m.max(l.abs()));
             let relative_residual = if solved.residual == 0.0 {
                 0.0
             } else {
