@@ -38,6 +38,14 @@ use nalgebra::{DVector, Isometry3, Vector3};
 #[derive(Clone, Debug)]
 pub struct Kinematics<'t> {
     tree: &'t Tree,
+    data: KinematicsData,
+}
+
+/// The quantities [`Kinematics`] computes, without the tree: what a caller keeps between uses so
+/// that the next kinematics are computed into the same storage ([`Kinematics::new_in`]) or, when the
+/// state has not changed, used again ([`Kinematics::from_data`]).
+#[derive(Clone, Debug, Default)]
+pub struct KinematicsData {
     q: DVector<f64>,
     v: DVector<f64>,
     /// The reference point r of the spatial quantities (module docs), world, m.
@@ -49,48 +57,64 @@ pub struct Kinematics<'t> {
     inertias: Vec<SpatialInertia>,
 }
 
+impl KinematicsData {
+    /// Whether these were computed at exactly `state` (bit for bit: q and v compare as stored).
+    pub fn is_at(&self, state: &State) -> bool {
+        same_bits(&self.q, &state.q) && same_bits(&self.v, &state.v)
+    }
+}
+
+fn same_bits(a: &DVector<f64>, b: &DVector<f64>) -> bool {
+    a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 impl<'t> Kinematics<'t> {
     /// Computes the kinematics of `tree` at `state`. Free-joint quaternions are normalised; a zero
     /// or non-finite quaternion, a non-finite coordinate or wrong lengths are errors.
     pub fn new(tree: &'t Tree, state: &State) -> Result<Self, Error> {
+        Self::new_in(tree, state, KinematicsData::default())
+    }
+
+    /// [`Kinematics::new`] computed into `data`'s storage (whatever it held is overwritten; the
+    /// results are the same).
+    pub fn new_in(tree: &'t Tree, state: &State, data: KinematicsData) -> Result<Self, Error> {
         state.check(tree)?;
         check_finite(tree, "q", &state.q, |i| tree_body_of_q(tree, i))?;
         check_finite(tree, "v", &state.v, |dof| tree.dof_body().get(dof).copied())?;
-        let n = tree.len();
-        let mut kin = Kinematics {
-            tree,
-            q: state.q.clone(),
-            v: state.v.clone(),
-            origin: Vector3::zeros(),
-            poses: Vec::with_capacity(n),
-            velocities: Vec::with_capacity(n),
-            velocity_products: Vec::with_capacity(n),
-            dof_motions: vec![SpatialMotion::zero(); tree.nv()],
-            inertias: Vec::with_capacity(n),
-        };
+        let mut kin = Kinematics { tree, data };
+        let data = &mut kin.data;
+        data.q.clone_from(&state.q);
+        data.v.clone_from(&state.v);
+        data.origin = Vector3::zeros();
+        data.poses.clear();
+        data.velocities.clear();
+        data.velocity_products.clear();
+        data.dof_motions.clear();
+        data.dof_motions.resize(tree.nv(), SpatialMotion::zero());
+        data.inertias.clear();
         for (index, body) in tree.bodies().iter().enumerate() {
             let parent_pose = body
                 .parent
-                .and_then(|p| kin.poses.get(p))
+                .and_then(|p| data.poses.get(p))
                 .copied()
                 .unwrap_or_else(Isometry3::identity);
             let parent_velocity = body
                 .parent
-                .and_then(|p| kin.velocities.get(p))
+                .and_then(|p| data.velocities.get(p))
                 .copied()
                 .unwrap_or_default();
             let joint_frame = parent_pose * body.placement;
-            let qi = kin.q.as_slice().get(tree.q_range(index)).unwrap_or(&[]);
+            let qi = data.q.as_slice().get(tree.q_range(index)).unwrap_or(&[]);
             if body.joint == Joint::Free {
                 check_quaternion(tree, index, qi)?;
             }
             let pose = joint_frame * body.joint.motion(qi);
             if index == 0 {
-                kin.origin = pose.translation.vector;
+                data.origin = pose.translation.vector;
             }
-            let origin = kin.origin;
-            let vi = kin.v.as_slice().get(tree.v_range(index)).unwrap_or(&[]);
-            let axes = kin.dof_motions.get_mut(tree.v_range(index)).unwrap_or(&mut []);
+            let origin = data.origin;
+            let vi = data.v.as_slice().get(tree.v_range(index)).unwrap_or(&[]);
+            let axes = data.dof_motions.get_mut(tree.v_range(index)).unwrap_or(&mut []);
             let (joint_velocity, velocity_product) = joint_motion(&body.joint, &joint_frame, &pose, &origin, vi, axes);
             let velocity = parent_velocity + joint_velocity;
             // For a revolute or prismatic joint ĉ = v̂_i × S q̇ (S is fixed in the moving body).
@@ -99,11 +123,11 @@ impl<'t> Kinematics<'t> {
             // The centre of mass relative to r: the body's offset from the root plus its own lever.
             let com = (pose.translation.vector - origin) + pose.rotation * body.inertia.com;
             let inertia_about_com = rotation * body.inertia.inertia * rotation.transpose();
-            kin.inertias
+            data.inertias
                 .push(SpatialInertia::from_com(body.inertia.mass, &com, &inertia_about_com));
-            kin.poses.push(pose);
-            kin.velocities.push(velocity);
-            kin.velocity_products.push(velocity_product);
+            data.poses.push(pose);
+            data.velocities.push(velocity);
+            data.velocity_products.push(velocity_product);
         }
         Ok(kin)
     }
@@ -120,62 +144,79 @@ impl<'t> Kinematics<'t> {
         )
     }
 
+    /// Kinematics of `tree` from `data` computed earlier for this same tree (by
+    /// [`Kinematics::new`] or [`Kinematics::new_in`], returned by [`Kinematics::into_data`]): the
+    /// kinematics at `data`'s state, without computing them again. The caller vouches that the tree
+    /// has not changed since; data whose lengths do not fit the tree are an error.
+    pub fn from_data(tree: &'t Tree, data: KinematicsData) -> Result<Self, Error> {
+        check_len("q", tree.nq(), data.q.len())?;
+        check_len("v", tree.nv(), data.v.len())?;
+        check_len("bodies", tree.len(), data.poses.len())?;
+        Ok(Kinematics { tree, data })
+    }
+
+    /// The computed quantities without the tree, to keep for [`Kinematics::new_in`] or
+    /// [`Kinematics::from_data`].
+    pub fn into_data(self) -> KinematicsData {
+        self.data
+    }
+
     pub fn tree(&self) -> &'t Tree {
         self.tree
     }
 
     pub fn q(&self) -> &DVector<f64> {
-        &self.q
+        &self.data.q
     }
 
     pub fn v(&self) -> &DVector<f64> {
-        &self.v
+        &self.data.v
     }
 
     /// The reference point r of [`Self::velocities`], [`Self::dof_motions`], [`Self::inertias`]
     /// (world, m): the root body's frame origin (module docs).
     pub fn origin(&self) -> &Vector3<f64> {
-        &self.origin
+        &self.data.origin
     }
 
     /// World pose of every body frame.
     pub fn poses(&self) -> &[Isometry3<f64>] {
-        &self.poses
+        &self.data.poses
     }
 
     /// Spatial velocity v̂_i of every body (world axes, about [`Self::origin`]).
     pub fn velocities(&self) -> &[SpatialMotion] {
-        &self.velocities
+        &self.data.velocities
     }
 
     /// Velocity-product accelerations ĉ_i (the acceleration each joint adds at q̈ = 0).
     pub fn velocity_products(&self) -> &[SpatialMotion] {
-        &self.velocity_products
+        &self.data.velocity_products
     }
 
     /// Motion axis S_k of every degree of freedom (world axes, about [`Self::origin`]): the columns
     /// of the spatial Jacobian.
     pub fn dof_motions(&self) -> &[SpatialMotion] {
-        &self.dof_motions
+        &self.data.dof_motions
     }
 
     /// Spatial inertia of every body (world axes, about [`Self::origin`]).
     pub fn inertias(&self) -> &[SpatialInertia] {
-        &self.inertias
+        &self.data.inertias
     }
 
     pub fn pose(&self, body: usize) -> Result<&Isometry3<f64>, Error> {
-        self.poses.get(body).ok_or(self.out_of_range(body))
+        self.data.poses.get(body).ok_or(self.out_of_range(body))
     }
 
     /// Spatial velocity of `body` (world axes, about [`Self::origin`]).
     pub fn velocity(&self, body: usize) -> Result<SpatialMotion, Error> {
-        self.velocities.get(body).copied().ok_or(self.out_of_range(body))
+        self.data.velocities.get(body).copied().ok_or(self.out_of_range(body))
     }
 
     /// Linear velocity (m/s, world) of the point of `body` currently at world position `point`.
     pub fn point_velocity(&self, body: usize, point: &Vector3<f64>) -> Result<Vector3<f64>, Error> {
-        Ok(self.velocity(body)?.velocity_at(&(point - self.origin)))
+        Ok(self.velocity(body)?.velocity_at(&(point - self.data.origin)))
     }
 
     /// Spatial accelerations â_i of all bodies for joint accelerations `vdot` (no gravity term):
@@ -196,7 +237,7 @@ impl<'t> Kinematics<'t> {
     ) -> Result<Vector3<f64>, Error> {
         let a = accelerations.get(body).ok_or(self.out_of_range(body))?;
         let v = self.velocity(body)?;
-        let relative = point - self.origin;
+        let relative = point - self.data.origin;
         Ok(a.velocity_at(&relative) + v.angular.cross(&v.velocity_at(&relative)))
     }
 
@@ -206,10 +247,10 @@ impl<'t> Kinematics<'t> {
         let mut accelerations: Vec<SpatialMotion> = Vec::with_capacity(self.tree.len());
         for (index, body) in self.tree.bodies().iter().enumerate() {
             let mut a = body.parent.and_then(|p| accelerations.get(p)).copied().unwrap_or(root);
-            a += self.velocity_products.get(index).copied().unwrap_or_default();
+            a += self.data.velocity_products.get(index).copied().unwrap_or_default();
             if let Some(vdot) = vdot {
                 for dof in self.tree.v_range(index) {
-                    if let (Some(s), Some(qdd)) = (self.dof_motions.get(dof), vdot.get(dof)) {
+                    if let (Some(s), Some(qdd)) = (self.data.dof_motions.get(dof), vdot.get(dof)) {
                         a += *s * *qdd;
                     }
                 }
@@ -221,9 +262,10 @@ impl<'t> Kinematics<'t> {
 
     /// Total kinetic energy `½ Σ v̂_iᵀ Î_i v̂_i = ½ vᵀ M v` (J), armature excluded.
     pub fn kinetic_energy(&self) -> f64 {
-        self.velocities
+        self.data
+            .velocities
             .iter()
-            .zip(&self.inertias)
+            .zip(&self.data.inertias)
             .map(|(v, inertia)| 0.5 * v.dot(&inertia.apply(v)))
             .sum()
     }
@@ -232,28 +274,34 @@ impl<'t> Kinematics<'t> {
     pub fn potential_energy(&self, gravity: &Vector3<f64>) -> f64 {
         // c_i = r + (c_i − r); the inertias hold m_i (c_i − r).
         let (mass, first_moment) = self
+            .data
             .inertias
             .iter()
             .fold((0.0, Vector3::zeros()), |(m, h), i| (m + i.mass, h + i.first_moment));
-        -gravity.dot(&first_moment) - mass * gravity.dot(&self.origin)
+        -gravity.dot(&first_moment) - mass * gravity.dot(&self.data.origin)
     }
 
     /// Total spatial momentum `Σ Î_i v̂_i`: angular momentum about the world origin (`moment`,
     /// kg·m²/s) and linear momentum (`force`, kg·m/s).
     pub fn momentum(&self) -> SpatialForce {
         let about_r = self
+            .data
             .velocities
             .iter()
-            .zip(&self.inertias)
+            .zip(&self.data.inertias)
             .fold(SpatialForce::zero(), |acc, (v, inertia)| acc + inertia.apply(v));
         // Moment about the world origin: n_O = n_r + r × p.
-        SpatialForce::new(about_r.moment + self.origin.cross(&about_r.force), about_r.force)
+        SpatialForce::new(about_r.moment + self.data.origin.cross(&about_r.force), about_r.force)
     }
 
     /// Total mass (kg) and centre of mass (world), `None` for a massless tree.
     pub fn center_of_mass(&self) -> Option<(f64, Vector3<f64>)> {
-        let total = self.inertias.iter().fold(SpatialInertia::zero(), |acc, i| acc + *i);
-        total.center_of_mass().map(|c| (total.mass, c + self.origin))
+        let total = self
+            .data
+            .inertias
+            .iter()
+            .fold(SpatialInertia::zero(), |acc, i| acc + *i);
+        total.center_of_mass().map(|c| (total.mass, c + self.data.origin))
     }
 
     fn out_of_range(&self, index: usize) -> Error {

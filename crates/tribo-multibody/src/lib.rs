@@ -120,7 +120,7 @@ pub use integrate::{
 };
 pub use jacobian::{frame_jacobian, point_jacobian, point_jacobian_into, spatial_jacobian};
 pub use joint::Joint;
-pub use kinematics::Kinematics;
+pub use kinematics::{Kinematics, KinematicsData};
 pub use limits::{active_position_limits, clamp_effort, LimitConstraint, LimitSide};
 pub use pd::PdControl;
 pub use rnea::{bias_forces, inverse_dynamics, ExternalForces};

@@ -1,5 +1,8 @@
 //! Reading the engine's state and contacts out after a step.
 //!
+//! The kinematics of the new state computed here are kept by the engine for the next step
+//! (step.rs).
+//!
 //! - Link poses: carrier pose × the link's pose in its carrier; link velocities: the carrier's
 //!   spatial velocity read at the link origin (plus the prescribed root twist of a kinematic body).
 //! - Joint efforts: the actuator torque of the step (clamped effort plus the implicit PD torque
@@ -10,32 +13,35 @@
 use nalgebra::{DVector, Vector3};
 use tribo_engine::Scene;
 use tribo_engine::{BodyState, ContactRecord, LinkState};
-use tribo_multibody::{Kinematics, State};
+use tribo_multibody::{Kinematics, KinematicsData, State};
 
 use crate::build::BodyModel;
 use crate::contacts::ContactRow;
 
-/// The read-out of one body.
-pub(crate) fn body_state(
-    model: &BodyModel,
-    state: &State,
-    actuation: Option<&DVector<f64>>,
-    root_twist: Option<(Vector3<f64>, Vector3<f64>)>,
-) -> Result<BodyState, tribo_multibody::Error> {
-    let mut out = BodyState::default();
-    body_state_into(model, state, actuation, root_twist, &mut out)?;
-    Ok(out)
-}
-
-/// [`body_state`] into `out`, reusing its vectors' storage.
+/// The read-out of one body into `out`, reusing its vectors' storage. The kinematics of `state` are computed
+/// into `kinematics` (its storage reused) and left there: the next step starts from them.
 pub(crate) fn body_state_into(
     model: &BodyModel,
     state: &State,
     actuation: Option<&DVector<f64>>,
     root_twist: Option<(Vector3<f64>, Vector3<f64>)>,
     out: &mut BodyState,
+    kinematics: &mut KinematicsData,
 ) -> Result<(), tribo_multibody::Error> {
-    let kin = Kinematics::new(&model.tree, state)?;
+    let kin = Kinematics::new_in(&model.tree, state, std::mem::take(kinematics))?;
+    fill_body_state(model, state, &kin, actuation, root_twist, out)?;
+    *kinematics = kin.into_data();
+    Ok(())
+}
+
+fn fill_body_state(
+    model: &BodyModel,
+    state: &State,
+    kin: &Kinematics,
+    actuation: Option<&DVector<f64>>,
+    root_twist: Option<(Vector3<f64>, Vector3<f64>)>,
+    out: &mut BodyState,
+) -> Result<(), tribo_multibody::Error> {
     let n = model.carrier.len();
     out.links.clear();
     out.links.reserve(n);

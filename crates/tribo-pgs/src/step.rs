@@ -4,7 +4,13 @@
 //! The stages write into buffers the engine keeps between steps (`StepScratch`: contact rows and
 //! their Jacobian rows, the assembled problem, impulses, next states and read-out), so their
 //! storage is reused and a step of a scene whose sizes have been seen allocates none of them; the
-//! per-body kinematics and velocity steps are still built anew each step.
+//! per-body velocity steps are still built anew each step.
+//!
+//! The read-out computes the kinematics of the new state; the engine keeps them, and the next step's
+//! `kinematics` stage uses them instead of computing the same again when they are current: taken
+//! by the last committed step (or at construction) for the models and states the engine holds, and
+//! at the state bit for bit. Any step that starts marks them stale until it commits, so a failed
+//! step leaves them to be recomputed.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -16,7 +22,7 @@ use tribo_engine::{
 };
 use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
-use tribo_multibody::{prepare_velocity_step, Kinematics, State, StepInputs, VelocityStep};
+use tribo_multibody::{prepare_velocity_step, Kinematics, KinematicsData, State, StepInputs, VelocityStep};
 
 use crate::build::{build_body, BodyModel};
 use crate::collision::{detect, CollisionScratch};
@@ -26,7 +32,7 @@ use crate::degenerate::{operator_can_screen, screen, screen_on_operator};
 use crate::error::SolveError;
 use crate::integrate::{advance, AdvanceScratch};
 use crate::options::{PgsOptions, SolverKind};
-use crate::readout::{body_state, body_state_into, contact_records};
+use crate::readout::{body_state_into, contact_records};
 use crate::solve::{free_body_inverses, solve, Assembled, WarmStart, LOAD_SHARING_SWEEPS};
 use tribo_lcp::DelassusRows;
 
@@ -42,6 +48,10 @@ pub(crate) struct PgsEngine {
     states: Vec<State>,
     link_names: Vec<Vec<String>>,
     state: SceneState,
+    /// Each body's kinematics: of `states` under `models` when `kinematics_current` (computed by the
+    /// last read-out), otherwise only storage.
+    kinematics: Vec<KinematicsData>,
+    kinematics_current: bool,
     contacts: Vec<ContactRecord>,
     time: f64,
     steps: u64,
@@ -86,6 +96,9 @@ struct StepScratch {
     /// The read-out at the end of the step, swapped with the engine's state when the step is
     /// committed.
     next_bodies: Vec<BodyState>,
+    /// The kinematics of the next states (computed by the read-out), swapped with the engine's when
+    /// the step is committed.
+    next_kinematics: Vec<KinematicsData>,
 }
 
 /// What the stages up to integration produce besides the contact rows and impulses (left in the
@@ -136,9 +149,10 @@ impl PgsEngine {
             .iter()
             .map(|b| b.model.links.iter().map(|l| l.name.clone()).collect())
             .collect();
-        let mut bodies = Vec::with_capacity(models.len());
-        for (model, state) in models.iter().zip(&states) {
-            bodies.push(body_state(model, state, None, None).map_err(|e| body_error(&model.name, e.to_string()))?);
+        let mut bodies = vec![BodyState::default(); models.len()];
+        let mut kinematics = vec![KinematicsData::default(); models.len()];
+        for (((model, state), out), kin) in models.iter().zip(&states).zip(&mut bodies).zip(&mut kinematics) {
+            body_state_into(model, state, None, None, out, kin).map_err(|e| body_error(&model.name, e.to_string()))?;
         }
         let pgs = Pgs::new(LcpOptions {
             relaxation: options.over_relaxation,
@@ -156,6 +170,8 @@ impl PgsEngine {
             states,
             link_names,
             state: SceneState { bodies },
+            kinematics,
+            kinematics_current: true,
             contacts: Vec::new(),
             time: 0.0,
             steps: 0,
@@ -203,12 +219,24 @@ impl PgsEngine {
     ) -> Result<Solved, Failure> {
         let models = &self.models;
         let states = &self.states;
+        let stored = &mut self.kinematics;
+        stored.resize_with(models.len(), KinematicsData::default);
+        let current = std::mem::replace(&mut self.kinematics_current, false);
         let kinematics = report.time("kinematics", || {
             models
                 .iter()
                 .zip(states)
+                .zip(stored.iter_mut())
                 .enumerate()
-                .map(|(b, (m, s))| Kinematics::new(&m.tree, s).map_err(|e| diverged(b, e)))
+                .map(|(b, ((m, s), data))| {
+                    let data = std::mem::take(data);
+                    if current && data.is_at(s) {
+                        Kinematics::from_data(&m.tree, data)
+                    } else {
+                        Kinematics::new_in(&m.tree, s, data)
+                    }
+                    .map_err(|e| diverged(b, e))
+                })
                 .collect::<Result<Vec<_>, _>>()
         })?;
         let gravity = self.scene.gravity;
@@ -361,9 +389,15 @@ impl PgsEngine {
             }
             Ok(())
         })?;
+        let actuation = velocity_steps.into_iter().map(|s| s.map(|s| s.actuation)).collect();
+        // The storage goes back to the engine; the read-out computes the next state's into the
+        // scratch's.
+        for (slot, kin) in self.kinematics.iter_mut().zip(kinematics) {
+            *slot = kin.into_data();
+        }
         Ok(Solved {
             dropped,
-            actuation: velocity_steps.into_iter().map(|s| s.map(|s| s.actuation)).collect(),
+            actuation,
             iterations: solve_report.iterations,
             residual: solve_report.residual,
             complementarity: solve_report.complementarity,
@@ -494,16 +528,19 @@ impl Engine for PgsEngine {
             .collect();
         let next_bodies = &mut self.scratch.next_bodies;
         next_bodies.resize_with(models.len(), BodyState::default);
+        let next_kinematics = &mut self.scratch.next_kinematics;
+        next_kinematics.resize_with(models.len(), KinematicsData::default);
         let read = report.time("readout", || {
-            for (b, ((((model, state), actuation), twist), out)) in models
+            for (b, (((((model, state), actuation), twist), out), kin)) in models
                 .iter()
                 .zip(&self.scratch.next_states)
                 .zip(&solved.actuation)
                 .zip(&twists)
                 .zip(next_bodies.iter_mut())
+                .zip(next_kinematics.iter_mut())
                 .enumerate()
             {
-                body_state_into(model, state, actuation.as_ref(), *twist, out).map_err(|e| (b, e.to_string()))?;
+                body_state_into(model, state, actuation.as_ref(), *twist, out, kin).map_err(|e| (b, e.to_string()))?;
             }
             Ok::<(), (usize, String)>(())
         });
@@ -527,6 +564,8 @@ impl Engine for PgsEngine {
         }
         std::mem::swap(&mut self.states, &mut self.scratch.next_states);
         std::mem::swap(&mut self.state.bodies, &mut self.scratch.next_bodies);
+        std::mem::swap(&mut self.kinematics, &mut self.scratch.next_kinematics);
+        self.kinematics_current = true;
         contact_records(
             &self.scene,
             &self.scratch.rows,
