@@ -13,13 +13,22 @@
 //! zero: that is the branch-induced sparsity the factorisation exploits (RBDA §6.3).
 
 use crate::kinematics::Kinematics;
+use crate::spatial::SpatialInertia;
 use nalgebra::DMatrix;
 
 /// The symmetric positive (semi-)definite mass matrix `M(q)` (nv × nv), armature included.
 pub fn mass_matrix(kin: &Kinematics) -> DMatrix<f64> {
+    let mut mass = DMatrix::zeros(0, 0);
+    mass_matrix_into(kin, &mut Vec::new(), &mut mass);
+    mass
+}
+
+/// [`mass_matrix`] into `mass`, with the composite inertias in `composite` (both storages reused).
+pub(crate) fn mass_matrix_into(kin: &Kinematics, composite: &mut Vec<SpatialInertia>, mass: &mut DMatrix<f64>) {
     let tree = kin.tree();
     let nv = tree.nv();
-    let mut composite = kin.inertias().to_vec();
+    composite.clear();
+    composite.extend_from_slice(kin.inertias());
     for (index, body) in tree.bodies().iter().enumerate().rev() {
         if let (Some(parent), Some(&inertia)) = (body.parent, composite.get(index)) {
             if let Some(slot) = composite.get_mut(parent) {
@@ -27,7 +36,11 @@ pub fn mass_matrix(kin: &Kinematics) -> DMatrix<f64> {
             }
         }
     }
-    let mut mass = DMatrix::zeros(nv, nv);
+    if mass.shape() == (nv, nv) {
+        mass.fill(0.0);
+    } else {
+        *mass = DMatrix::zeros(nv, nv);
+    }
     let axes = kin.dof_motions();
     for (k, (&body, s_k)) in tree.dof_body().iter().zip(axes).enumerate() {
         let Some(inertia) = composite.get(body) else { continue };
@@ -45,5 +58,4 @@ pub fn mass_matrix(kin: &Kinematics) -> DMatrix<f64> {
     for (k, armature) in tree.dof_armature().iter().enumerate() {
         mass[(k, k)] += armature;
     }
-    mass
 }

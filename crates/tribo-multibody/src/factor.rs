@@ -93,6 +93,38 @@ impl TreeFactorisation {
         factorise(matrix, Arc::new(DofChains::new(dof_parent)), |_| String::from("?"))
     }
 
+    /// No factors yet, to be filled by [`Self::refactorise`].
+    pub(crate) fn empty(tree: &Tree) -> Self {
+        TreeFactorisation {
+            factor: DMatrix::zeros(0, 0),
+            chains: tree.dof_chains(),
+        }
+    }
+
+    /// Factorises, like [`Self::new`], the matrix that `fill` writes into this factorisation's
+    /// storage (its previous factors; `fill` must leave it nv × nv). `diagonal` is working storage
+    /// for the matrix's diagonal. On an error the factors are meaningless.
+    pub(crate) fn refactorise_with(
+        &mut self,
+        tree: &Tree,
+        diagonal: &mut Vec<f64>,
+        fill: impl FnOnce(&mut DMatrix<f64>),
+    ) -> Result<(), Error> {
+        self.chains = tree.dof_chains();
+        fill(&mut self.factor);
+        let n = self.chains.len();
+        check_len("matrix rows", n, self.factor.nrows())?;
+        check_len("matrix columns", n, self.factor.ncols())?;
+        diagonal.clear();
+        diagonal.extend(self.pivots().copied());
+        eliminate(
+            &mut self.factor,
+            &self.chains,
+            |k| diagonal.get(k).copied().unwrap_or(0.0),
+            |dof| tree.dof_body_name(dof),
+        )
+    }
+
     /// The dimension nv.
     pub fn dim(&self) -> usize {
         self.chains.len()
@@ -243,14 +275,27 @@ fn factorise(
     let n = chains.len();
     check_len("matrix rows", n, h.nrows())?;
     check_len("matrix columns", n, h.ncols())?;
-    let relative = n as f64 * f64::EPSILON;
     let original: Vec<f64> = h.diagonal().iter().copied().collect();
+    eliminate(&mut h, &chains, |k| original.get(k).copied().unwrap_or(0.0), name_of)?;
+    Ok(TreeFactorisation { factor: h, chains })
+}
+
+/// The elimination of [`factorise`] in place on `h` (n × n, n = `chains.len()`, checked by the
+/// callers); `original(k)` is `H_kk` before elimination.
+fn eliminate(
+    h: &mut DMatrix<f64>,
+    chains: &DofChains,
+    original: impl Fn(usize) -> f64,
+    name_of: impl Fn(usize) -> String,
+) -> Result<(), Error> {
+    let n = chains.len();
+    let relative = n as f64 * f64::EPSILON;
     let data = h.as_mut_slice();
     for k in (0..n).rev() {
         let (before, from_k) = data.split_at_mut(k * n);
         let column_k = &mut from_k[..n];
         let pivot = column_k[k];
-        let tolerance = relative * original.get(k).copied().unwrap_or(0.0).abs();
+        let tolerance = relative * original(k).abs();
         if !(pivot.is_finite() && pivot > tolerance) {
             return Err(Error::NotPositiveDefinite {
                 dof: k,
@@ -270,7 +315,7 @@ fn factorise(
             column_k[i] = a;
         }
     }
-    Ok(TreeFactorisation { factor: h, chains })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -30,13 +30,14 @@
 //! solves for λ, then calls [`VelocityStep::velocity_after_impulse`] and [`finish_step`].
 //! [`step_semi_implicit`] is the same without constraints.
 
-use crate::crba::mass_matrix;
+use crate::crba::{mass_matrix, mass_matrix_into};
 use crate::error::Error;
 use crate::factor::TreeFactorisation;
 use crate::kinematics::Kinematics;
-use crate::limits::clamp_effort;
+use crate::limits::clamp_effort_into;
 use crate::pd::{check_dof_values, PdControl};
-use crate::rnea::{bias_forces, ExternalForces};
+use crate::rnea::{bias_forces, bias_forces_into, ExternalForces, RneaWork};
+use crate::spatial::SpatialInertia;
 use crate::state::{assign_vector, integrate_positions_into};
 use crate::state::{check_len, State};
 use crate::tree::Tree;
@@ -98,6 +99,21 @@ pub struct VelocityStep {
     pub actuation: DVector<f64>,
     /// Dofs whose actuator torque was saturated at its effort limit.
     pub saturated: Vec<usize>,
+    /// Working storage, kept for [`prepare_velocity_step_into`].
+    work: StepWork,
+}
+
+/// The working vectors of [`prepare_velocity_step_into`].
+#[derive(Clone, Debug, Default)]
+struct StepWork {
+    tau: DVector<f64>,
+    momentum: DVector<f64>,
+    rhs: DVector<f64>,
+    /// The diagonal of M̃ before factorisation.
+    diagonal: Vec<f64>,
+    saturation: Vec<Option<f64>>,
+    composite: Vec<SpatialInertia>,
+    rnea: RneaWork,
 }
 
 impl VelocityStep {
@@ -123,56 +139,110 @@ pub fn forward_dynamics(
 /// Builds and solves the unconstrained velocity update of one step of length `dt` at the state
 /// `kin` was computed for.
 pub fn prepare_velocity_step(kin: &Kinematics, dt: f64, inputs: &StepInputs) -> Result<VelocityStep, Error> {
+    let tree = kin.tree();
+    let mut step = VelocityStep {
+        dt,
+        mass_matrix: DMatrix::zeros(0, 0),
+        bias: DVector::zeros(0),
+        system: TreeFactorisation::empty(tree),
+        v_free: DVector::zeros(0),
+        actuation: DVector::zeros(0),
+        saturated: Vec::new(),
+        work: StepWork::default(),
+    };
+    prepare_velocity_step_into(kin, dt, inputs, &mut step)?;
+    Ok(step)
+}
+
+/// [`prepare_velocity_step`] into `step`, reusing its storage (a step whose sizes match the last
+/// allocates nothing unless a PD servo is given). Same results; on an error `step` holds no
+/// meaningful values.
+pub fn prepare_velocity_step_into(
+    kin: &Kinematics,
+    dt: f64,
+    inputs: &StepInputs,
+    step: &mut VelocityStep,
+) -> Result<(), Error> {
     if !(dt.is_finite() && dt > 0.0) {
         return Err(Error::InvalidTimeStep { dt });
     }
     let tree = kin.tree();
     let nv = tree.nv();
-    let tau = match inputs.torque {
-        Some(tau) => {
-            check_len("tau", nv, tau.len())?;
-            check_dof_values(tree, "tau", tau, "a finite torque", f64::is_finite)?;
-            clamp_effort(tree, tau)?
+    let VelocityStep {
+        dt: step_dt,
+        mass_matrix: mass,
+        bias,
+        system: factorisation,
+        v_free,
+        actuation,
+        saturated: saturated_dofs,
+        work,
+    } = step;
+    *step_dt = dt;
+    let StepWork {
+        tau,
+        momentum,
+        rhs,
+        diagonal,
+        saturation: saturated,
+        composite,
+        rnea,
+    } = work;
+    match inputs.torque {
+        Some(torque) => {
+            check_len("tau", nv, torque.len())?;
+            check_dof_values(tree, "tau", torque, "a finite torque", f64::is_finite)?;
+            clamp_effort_into(tree, torque, tau)?;
         }
-        None => DVector::zeros(nv),
-    };
-    let mass = mass_matrix(kin);
-    let bias = bias_forces(kin, &inputs.gravity, inputs.external)?;
+        None => zero_vector(tau, nv),
+    }
+    mass_matrix_into(kin, composite, mass);
+    bias_forces_into(kin, &inputs.gravity, inputs.external, rnea, bias)?;
     let servo = match inputs.pd {
         Some(pd) => Some(Servo::new(tree, pd, kin.q())?),
         None => None,
     };
-    let damping = tree.dof_damping() * dt;
-    let limits = tree.dof_effort_limits();
-    let momentum = &mass * kin.v();
-    let mut saturated: Vec<Option<f64>> = vec![None; nv];
+    zero_vector(momentum, nv);
+    mass.mul_to(kin.v(), momentum);
+    saturated.clear();
+    saturated.resize(nv, None);
     // Each pass saturates at least one more dof or stops, so at most nv + 1 passes.
     for _ in 0..=nv {
-        let mut system = mass.clone();
-        let mut rhs = momentum.clone();
+        assign_vector(rhs, momentum);
+        factorisation.refactorise_with(tree, diagonal, |system| {
+            if system.shape() == mass.shape() {
+                system.copy_from(mass);
+            } else {
+                system.clone_from(mass);
+            }
+            for k in 0..nv {
+                let damping = tree.dof_damping_of(k) * dt;
+                let (extra_diagonal, torque) = match (saturated[k], &servo) {
+                    (Some(value), _) => (damping, value),
+                    (None, Some(servo)) => (
+                        damping + dt * servo.kd[k] + dt * dt * servo.kp[k],
+                        tau[k] + servo.constant[k],
+                    ),
+                    (None, None) => (damping, tau[k]),
+                };
+                system[(k, k)] += extra_diagonal;
+                rhs[k] += dt * (torque - bias[k]);
+            }
+        })?;
+        assign_vector(v_free, rhs);
+        factorisation.solve_in_place(v_free)?;
+        check_diverged(tree, "v", v_free)?;
+        zero_vector(actuation, nv);
         for k in 0..nv {
-            let (extra_diagonal, torque) = match (saturated[k], &servo) {
-                (Some(value), _) => (damping[k], value),
-                (None, Some(servo)) => (
-                    damping[k] + dt * servo.kd[k] + dt * dt * servo.kp[k],
-                    tau[k] + servo.constant[k],
-                ),
-                (None, None) => (damping[k], tau[k]),
+            actuation[k] = match (saturated[k], &servo) {
+                (Some(value), _) => value,
+                (None, Some(servo)) => tau[k] + servo.torque(k, v_free[k], dt),
+                (None, None) => tau[k],
             };
-            system[(k, k)] += extra_diagonal;
-            rhs[k] += dt * (torque - bias[k]);
         }
-        let system = TreeFactorisation::new(system, tree)?;
-        let v_free = system.solve(&rhs)?;
-        check_diverged(tree, "v", &v_free)?;
-        let actuation = DVector::from_fn(nv, |k, _| match (saturated[k], &servo) {
-            (Some(value), _) => value,
-            (None, Some(servo)) => tau[k] + servo.torque(k, v_free[k], dt),
-            (None, None) => tau[k],
-        });
         let mut changed = false;
         for k in 0..nv {
-            if let (None, Some(limit)) = (saturated[k], limits[k]) {
+            if let (None, Some(limit)) = (saturated[k], tree.dof_effort_limit(k)) {
                 if actuation[k].abs() > limit * (1.0 + 1e-12) {
                     saturated[k] = Some(limit.copysign(actuation[k]));
                     changed = true;
@@ -180,16 +250,9 @@ pub fn prepare_velocity_step(kin: &Kinematics, dt: f64, inputs: &StepInputs) -> 
             }
         }
         if !changed {
-            let saturated = saturated.iter().enumerate().filter_map(|(k, s)| s.map(|_| k)).collect();
-            return Ok(VelocityStep {
-                dt,
-                mass_matrix: mass,
-                bias,
-                system,
-                v_free,
-                actuation,
-                saturated,
-            });
+            saturated_dofs.clear();
+            saturated_dofs.extend(saturated.iter().enumerate().filter_map(|(k, s)| s.map(|_| k)));
+            return Ok(());
         }
     }
     // Unreachable in exact arithmetic (each pass saturates one more dof); reported, not panicked.
@@ -199,6 +262,15 @@ pub fn prepare_velocity_step(kin: &Kinematics, dt: f64, inputs: &StepInputs) -> 
         body: String::new(),
         value: f64::NAN,
     })
+}
+
+/// `vector` ← zeros of length `n` (storage reused when the length matches).
+fn zero_vector(vector: &mut DVector<f64>, n: usize) {
+    if vector.len() == n {
+        vector.fill(0.0);
+    } else {
+        *vector = DVector::zeros(n);
+    }
 }
 
 /// `q⁺ = q ⊕ dt v⁺`: the position half of the step, checked for divergence.
@@ -249,24 +321,24 @@ pub fn step_semi_implicit(tree: &Tree, state: &State, dt: f64, inputs: &StepInpu
 }
 
 /// The PD terms of one step: gains and the velocity-independent torque `K_p (q_ref ⊖ q) + K_d v_ref`.
-struct Servo {
-    kp: DVector<f64>,
-    kd: DVector<f64>,
+struct Servo<'a> {
+    kp: &'a DVector<f64>,
+    kd: &'a DVector<f64>,
     error: DVector<f64>,
     constant: DVector<f64>,
-    v_ref: DVector<f64>,
+    v_ref: &'a DVector<f64>,
 }
 
-impl Servo {
-    fn new(tree: &Tree, pd: &PdControl, q: &DVector<f64>) -> Result<Self, Error> {
+impl<'a> Servo<'a> {
+    fn new(tree: &Tree, pd: &'a PdControl, q: &DVector<f64>) -> Result<Self, Error> {
         let error = pd.position_error(tree, q)?;
         let constant = pd.kp().component_mul(&error) + pd.kd().component_mul(pd.v_ref());
         Ok(Self {
-            kp: pd.kp().clone(),
-            kd: pd.kd().clone(),
+            kp: pd.kp(),
+            kd: pd.kd(),
             error,
             constant,
-            v_ref: pd.v_ref().clone(),
+            v_ref: pd.v_ref(),
         })
     }
 

@@ -245,6 +245,18 @@ impl<'t> Kinematics<'t> {
     /// checked by the callers.
     pub(crate) fn accelerations_from(&self, root: SpatialMotion, vdot: Option<&DVector<f64>>) -> Vec<SpatialMotion> {
         let mut accelerations: Vec<SpatialMotion> = Vec::with_capacity(self.tree.len());
+        self.accelerations_into(root, vdot, &mut accelerations);
+        accelerations
+    }
+
+    /// [`Self::accelerations_from`] into `accelerations` (its storage reused).
+    pub(crate) fn accelerations_into(
+        &self,
+        root: SpatialMotion,
+        vdot: Option<&DVector<f64>>,
+        accelerations: &mut Vec<SpatialMotion>,
+    ) {
+        accelerations.clear();
         for (index, body) in self.tree.bodies().iter().enumerate() {
             let mut a = body.parent.and_then(|p| accelerations.get(p)).copied().unwrap_or(root);
             a += self.data.velocity_products.get(index).copied().unwrap_or_default();
@@ -257,7 +269,6 @@ impl<'t> Kinematics<'t> {
             }
             accelerations.push(a);
         }
-        accelerations
     }
 
     /// Total kinetic energy `½ Σ v̂_iᵀ Î_i v̂_i = ½ vᵀ M v` (J), armature excluded.

@@ -115,8 +115,8 @@ pub use crba::mass_matrix;
 pub use error::Error;
 pub use factor::TreeFactorisation;
 pub use integrate::{
-    finish_step, finish_step_into, forward_dynamics, prepare_velocity_step, step_semi_implicit, StepInputs,
-    VelocityStep,
+    finish_step, finish_step_into, forward_dynamics, prepare_velocity_step, prepare_velocity_step_into,
+    step_semi_implicit, StepInputs, VelocityStep,
 };
 pub use jacobian::{frame_jacobian, point_jacobian, point_jacobian_into, spatial_jacobian};
 pub use joint::Joint;

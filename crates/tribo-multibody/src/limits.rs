@@ -82,12 +82,22 @@ pub fn active_position_limits(tree: &Tree, q: &DVector<f64>, margin: f64) -> Res
 
 /// `τ` with every limited dof clamped to `[−effort_limit, effort_limit]`.
 pub fn clamp_effort(tree: &Tree, tau: &DVector<f64>) -> Result<DVector<f64>, Error> {
+    let mut clamped = DVector::zeros(0);
+    clamp_effort_into(tree, tau, &mut clamped)?;
+    Ok(clamped)
+}
+
+/// [`clamp_effort`] into `clamped` (its storage reused when the length matches).
+pub(crate) fn clamp_effort_into(tree: &Tree, tau: &DVector<f64>, clamped: &mut DVector<f64>) -> Result<(), Error> {
     check_len("tau", tree.nv(), tau.len())?;
-    Ok(DVector::from_iterator(
-        tau.len(),
-        tau.iter().zip(tree.dof_effort_limits()).map(|(&t, limit)| match limit {
+    if clamped.len() != tau.len() {
+        *clamped = DVector::zeros(tau.len());
+    }
+    for (k, (out, &t)) in clamped.iter_mut().zip(tau.iter()).enumerate() {
+        *out = match tree.dof_effort_limit(k) {
             Some(limit) => t.clamp(-limit, limit),
             None => t,
-        }),
-    ))
+        };
+    }
+    Ok(())
 }

@@ -87,26 +87,64 @@ fn rnea(
     gravity: &Vector3<f64>,
     external: Option<&ExternalForces>,
 ) -> Result<DVector<f64>, Error> {
+    let mut tau = DVector::zeros(0);
+    rnea_into(kin, vdot, gravity, external, &mut RneaWork::default(), &mut tau)?;
+    Ok(tau)
+}
+
+/// The per-body working lists of the RNEA, kept by callers that run it every step.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RneaWork {
+    accelerations: Vec<SpatialMotion>,
+    forces: Vec<SpatialForce>,
+}
+
+/// [`bias_forces`] into `tau`, with working lists in `work` (all storage reused).
+pub(crate) fn bias_forces_into(
+    kin: &Kinematics,
+    gravity: &Vector3<f64>,
+    external: Option<&ExternalForces>,
+    work: &mut RneaWork,
+    tau: &mut DVector<f64>,
+) -> Result<(), Error> {
+    rnea_into(kin, None, gravity, external, work, tau)
+}
+
+fn rnea_into(
+    kin: &Kinematics,
+    vdot: Option<&DVector<f64>>,
+    gravity: &Vector3<f64>,
+    external: Option<&ExternalForces>,
+    work: &mut RneaWork,
+    tau: &mut DVector<f64>,
+) -> Result<(), Error> {
     let tree = kin.tree();
     if let Some(external) = external {
         check_len("external forces", tree.len(), external.as_slice().len())?;
     }
-    let accelerations = kin.accelerations_from(SpatialMotion::new(Vector3::zeros(), -gravity), vdot);
-    let mut forces: Vec<SpatialForce> = accelerations
-        .iter()
-        .zip(kin.velocities())
-        .zip(kin.inertias())
-        .enumerate()
-        .map(|(index, ((a, v), inertia))| {
-            // External wrenches are about the world origin; move them to r: n_r = n_O − r × f.
-            let applied = external
-                .and_then(|e| e.as_slice().get(index))
-                .map(|w| SpatialForce::new(w.moment - kin.origin().cross(&w.force), w.force))
-                .unwrap_or_default();
-            inertia.apply(a) + v.cross_force(&inertia.apply(v)) - applied
-        })
-        .collect();
-    let mut tau = DVector::zeros(tree.nv());
+    let RneaWork { accelerations, forces } = work;
+    kin.accelerations_into(SpatialMotion::new(Vector3::zeros(), -gravity), vdot, accelerations);
+    forces.clear();
+    forces.extend(
+        accelerations
+            .iter()
+            .zip(kin.velocities())
+            .zip(kin.inertias())
+            .enumerate()
+            .map(|(index, ((a, v), inertia))| {
+                // External wrenches are about the world origin; move them to r: n_r = n_O − r × f.
+                let applied = external
+                    .and_then(|e| e.as_slice().get(index))
+                    .map(|w| SpatialForce::new(w.moment - kin.origin().cross(&w.force), w.force))
+                    .unwrap_or_default();
+                inertia.apply(a) + v.cross_force(&inertia.apply(v)) - applied
+            }),
+    );
+    if tau.len() == tree.nv() {
+        tau.fill(0.0);
+    } else {
+        *tau = DVector::zeros(tree.nv());
+    }
     for (index, body) in tree.bodies().iter().enumerate().rev() {
         let force = forces.get(index).copied().unwrap_or_default();
         for dof in tree.v_range(index) {
@@ -119,7 +157,7 @@ fn rnea(
         }
     }
     if let Some(vdot) = vdot {
-        tau += tree.dof_armature().component_mul(vdot);
+        *tau += tree.dof_armature().component_mul(vdot);
     }
-    Ok(tau)
+    Ok(())
 }

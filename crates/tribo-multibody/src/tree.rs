@@ -206,6 +206,22 @@ impl Tree {
             .collect()
     }
 
+    /// Effort limit of degree of freedom `dof` (`None` when unlimited or out of range).
+    pub(crate) fn dof_effort_limit(&self, dof: usize) -> Option<f64> {
+        self.dof_body
+            .get(dof)
+            .and_then(|&b| self.bodies.get(b))
+            .and_then(|body| body.effort_limit)
+    }
+
+    /// Damping of degree of freedom `dof` (as in [`Self::dof_damping`]; 0 out of range).
+    pub(crate) fn dof_damping_of(&self, dof: usize) -> f64 {
+        self.dof_body
+            .get(dof)
+            .and_then(|&b| self.bodies.get(b))
+            .map_or(0.0, |body| body.damping)
+    }
+
     fn per_dof(&self, value: impl Fn(&Body) -> f64) -> nalgebra::DVector<f64> {
         nalgebra::DVector::from_iterator(
             self.nv,

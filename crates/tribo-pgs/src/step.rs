@@ -3,8 +3,8 @@
 //!
 //! The stages write into buffers the engine keeps between steps (`StepScratch`: contact rows and
 //! their Jacobian rows, the assembled problem, impulses, next states and read-out), so their
-//! storage is reused and a step of a scene whose sizes have been seen allocates none of them; the
-//! per-body velocity steps are still built anew each step.
+//! storage is reused and a step of a scene whose sizes have been seen allocates none of them,
+//! nor the per-body velocity steps (M, bias, factorised M̃, v_free), which are rebuilt in place.
 //!
 //! The read-out computes the kinematics of the new state; the engine keeps them, and the next step's
 //! `kinematics` stage uses them instead of computing the same again when they are current: taken
@@ -22,7 +22,9 @@ use tribo_engine::{
 };
 use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
-use tribo_multibody::{prepare_velocity_step, Kinematics, KinematicsData, State, StepInputs, VelocityStep};
+use tribo_multibody::{
+    prepare_velocity_step, prepare_velocity_step_into, Kinematics, KinematicsData, State, StepInputs, VelocityStep,
+};
 
 use crate::build::{build_body, BodyModel};
 use crate::collision::{detect, CollisionScratch};
@@ -99,6 +101,8 @@ struct StepScratch {
     /// The kinematics of the next states (computed by the read-out), swapped with the engine's when
     /// the step is committed.
     next_kinematics: Vec<KinematicsData>,
+    /// Each body's velocity step (`None` for a body without dynamics); their actuation is read out.
+    velocity_steps: Vec<Option<VelocityStep>>,
 }
 
 /// What the stages up to integration produce besides the contact rows and impulses (left in the
@@ -106,7 +110,6 @@ struct StepScratch {
 struct Solved {
     /// Link pairs whose contacts could carry no impulse and were dropped (degenerate.rs).
     dropped: Vec<(LinkRef, LinkRef)>,
-    actuation: Vec<Option<DVector<f64>>>,
     iterations: usize,
     residual: f64,
     complementarity: f64,
@@ -241,11 +244,17 @@ impl PgsEngine {
         })?;
         let gravity = self.scene.gravity;
         let link_names = &self.link_names;
-        let velocity_steps = report.time("dynamics", || {
-            let mut steps: Vec<Option<VelocityStep>> = Vec::with_capacity(models.len());
-            for (b, (model, kin)) in models.iter().zip(&kinematics).enumerate() {
+        let velocity_steps = &mut self.scratch.velocity_steps;
+        velocity_steps.resize_with(models.len(), || None);
+        report.time("dynamics", || {
+            for (b, ((model, kin), slot)) in models
+                .iter()
+                .zip(&kinematics)
+                .zip(velocity_steps.iter_mut())
+                .enumerate()
+            {
                 if !model.is_dynamic() {
-                    steps.push(None);
+                    *slot = None;
                     continue;
                 }
                 let body_commands: Option<&BodyCommands> = commands.bodies.get(b);
@@ -262,12 +271,15 @@ impl PgsEngine {
                 if let Some(external) = &d.external {
                     inputs = inputs.with_external(external);
                 }
-                steps.push(Some(
-                    prepare_velocity_step(kin, dt, &inputs).map_err(|e| diverged(b, e))?,
-                ));
+                match slot {
+                    Some(step) => prepare_velocity_step_into(kin, dt, &inputs, step),
+                    None => prepare_velocity_step(kin, dt, &inputs).map(|step| *slot = Some(step)),
+                }
+                .map_err(|e| diverged(b, e))?;
             }
-            Ok(steps)
+            Ok(())
         })?;
+        let velocity_steps: &[Option<VelocityStep>] = velocity_steps;
         let margin = self.options.contact_margin;
         let excluded = &self.excluded;
         let collision_scratch = &mut self.scratch.collision;
@@ -282,21 +294,21 @@ impl PgsEngine {
         let compliant = &self.compliant_points;
         let solver_failure = |e: SolveError| Failure::Step(solver_failure(&self.options, e));
         let StepScratch {
-            rows,
-            lambda,
-            inverses,
-            assembled,
-            next_states,
-            rows_of,
-            advance: advance_scratch,
-            row_buffers,
+            ref mut rows,
+            ref mut lambda,
+            ref mut inverses,
+            ref mut assembled,
+            ref mut next_states,
+            ref mut rows_of,
+            advance: ref mut advance_scratch,
+            ref mut row_buffers,
             ..
-        } = &mut self.scratch;
+        } = self.scratch;
         let (mut dropped, on_operator) = report.time("contact_build", || {
             let views: Vec<BodyView> = models
                 .iter()
                 .zip(&kinematics)
-                .zip(&velocity_steps)
+                .zip(velocity_steps)
                 .zip(twists)
                 .map(|(((model, kin), step), twist)| BodyView {
                     model,
@@ -314,14 +326,14 @@ impl PgsEngine {
             build_rows(&ctx, &views, &pairs, rows, row_buffers);
             compliant_rows(&ctx, &views, compliant, rows, row_buffers)
                 .map_err(|e| Failure::Step(StepError::InvalidCommand { what: e.to_string() }))?;
-            free_body_inverses(&velocity_steps, inverses).map_err(solver_failure)?;
+            free_body_inverses(velocity_steps, inverses).map_err(solver_failure)?;
             // Contacts within one body or with compliance on the diagonal are screened on their
             // own Delassus diagonals; the others on the assembled operator's (below).
             let on_operator = operator_can_screen(rows);
             let dropped = if on_operator {
                 Vec::new()
             } else {
-                screen(rows, &velocity_steps, inverses).map_err(solver_failure)?
+                screen(rows, velocity_steps, inverses).map_err(solver_failure)?
             };
             Ok((dropped, on_operator))
         })?;
@@ -329,7 +341,7 @@ impl PgsEngine {
         let solve_report = report.time("solve", || {
             warm_start.initial(rows, lambda);
             assembled
-                .assemble(rows, &velocity_steps, inverses, options.load_sharing, lambda)
+                .assemble(rows, velocity_steps, inverses, options.load_sharing, lambda)
                 .map_err(solver_failure)?;
             if on_operator {
                 let delassus = &assembled.problem.delassus;
@@ -338,7 +350,7 @@ impl PgsEngine {
                 if screened.changed {
                     warm_start.initial(rows, lambda);
                     assembled
-                        .assemble(rows, &velocity_steps, inverses, options.load_sharing, lambda)
+                        .assemble(rows, velocity_steps, inverses, options.load_sharing, lambda)
                         .map_err(solver_failure)?;
                 }
             }
@@ -389,7 +401,6 @@ impl PgsEngine {
             }
             Ok(())
         })?;
-        let actuation = velocity_steps.into_iter().map(|s| s.map(|s| s.actuation)).collect();
         // The storage goes back to the engine; the read-out computes the next state's into the
         // scratch's.
         for (slot, kin) in self.kinematics.iter_mut().zip(kinematics) {
@@ -397,7 +408,6 @@ impl PgsEngine {
         }
         Ok(Solved {
             dropped,
-            actuation,
             iterations: solve_report.iterations,
             residual: solve_report.residual,
             complementarity: solve_report.complementarity,
@@ -531,16 +541,17 @@ impl Engine for PgsEngine {
         let next_kinematics = &mut self.scratch.next_kinematics;
         next_kinematics.resize_with(models.len(), KinematicsData::default);
         let read = report.time("readout", || {
-            for (b, (((((model, state), actuation), twist), out), kin)) in models
+            for (b, (((((model, state), step), twist), out), kin)) in models
                 .iter()
                 .zip(&self.scratch.next_states)
-                .zip(&solved.actuation)
+                .zip(&self.scratch.velocity_steps)
                 .zip(&twists)
                 .zip(next_bodies.iter_mut())
                 .zip(next_kinematics.iter_mut())
                 .enumerate()
             {
-                body_state_into(model, state, actuation.as_ref(), *twist, out, kin).map_err(|e| (b, e.to_string()))?;
+                let actuation = step.as_ref().map(|s| &s.actuation);
+                body_state_into(model, state, actuation, *twist, out, kin).map_err(|e| (b, e.to_string()))?;
             }
             Ok::<(), (usize, String)>(())
         });

@@ -1,0 +1,63 @@
+//! A velocity step rebuilt in kept storage equals one built afresh, bit for bit, whatever the kept
+//! step held before (another state, another tree, saturated efforts, a PD servo or none).
+
+mod common;
+
+use common::{mixed_chain, random_state, random_vector, rng};
+use nalgebra::{DVector, Vector3};
+use tribo_multibody::{
+    prepare_velocity_step, prepare_velocity_step_into, sample_trees, Kinematics, PdControl, StepInputs, Tree,
+    VelocityStep,
+};
+
+const DT: f64 = 0.002;
+
+fn bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+fn same(a: &VelocityStep, b: &VelocityStep) -> bool {
+    a.dt.to_bits() == b.dt.to_bits()
+        && bits(a.mass_matrix.as_slice(), b.mass_matrix.as_slice())
+        && bits(a.bias.as_slice(), b.bias.as_slice())
+        && bits(a.system.d().as_slice(), b.system.d().as_slice())
+        && bits(a.system.l().as_slice(), b.system.l().as_slice())
+        && bits(a.v_free.as_slice(), b.v_free.as_slice())
+        && bits(a.actuation.as_slice(), b.actuation.as_slice())
+        && a.saturated == b.saturated
+}
+
+/// Steps of `tree` at random states, each built into the storage `kept` (replaced by the result).
+/// Returns how many of them saturated an effort.
+fn check(tree: &Tree, seed: u64, kept: &mut Option<VelocityStep>) -> usize {
+    let mut saturating = 0;
+    let mut rng = rng(seed);
+    let gravity = Vector3::new(0.0, 0.0, -9.81);
+    for round in 0..6 {
+        let state = random_state(tree, &mut rng);
+        let kin = Kinematics::new(tree, &state).expect("valid");
+        // Large torques saturate the limited joints; every other round adds a stiff servo.
+        let torque: DVector<f64> = random_vector(tree.nv(), &mut rng) * 500.0;
+        let pd = PdControl::uniform(tree, state.q.clone(), 8000.0, 100.0).expect("valid gains");
+        let mut inputs = StepInputs::new(gravity).with_torque(&torque);
+        if round % 2 == 1 {
+            inputs = inputs.with_pd(&pd);
+        }
+        let fresh = prepare_velocity_step(&kin, DT, &inputs).expect("solvable");
+        let mut step = kept.take().unwrap_or_else(|| fresh.clone());
+        prepare_velocity_step_into(&kin, DT, &inputs, &mut step).expect("solvable");
+        assert!(same(&fresh, &step), "round {round}");
+        saturating += usize::from(!step.saturated.is_empty());
+        *kept = Some(step);
+    }
+    saturating
+}
+
+#[test]
+fn kept_storage_gives_the_same_velocity_step() {
+    let mut kept = None;
+    let humanoid = sample_trees::humanoid().expect("valid");
+    let saturating = check(&humanoid, 7, &mut kept) + check(&mixed_chain(), 8, &mut kept);
+    assert!(saturating > 0, "no step saturated an effort");
+    check(&humanoid, 9, &mut kept);
+}
