@@ -18,13 +18,28 @@ use nalgebra::DMatrix;
 
 /// The symmetric positive (semi-)definite mass matrix `M(q)` (nv × nv), armature included.
 pub fn mass_matrix(kin: &Kinematics) -> DMatrix<f64> {
-    let mut mass = DMatrix::zeros(0, 0);
-    mass_matrix_into(kin, &mut Vec::new(), &mut mass);
-    mass
+    fill_mass_matrix(kin, Vec::new(), DMatrix::zeros(0, 0)).1
 }
 
 /// [`mass_matrix`] into `mass`, with the composite inertias in `composite` (both storages reused).
 pub(crate) fn mass_matrix_into(kin: &Kinematics, composite: &mut Vec<SpatialInertia>, mass: &mut DMatrix<f64>) {
+    // Filled as owned values: the compiler keeps a local matrix's shape and data pointer in
+    // registers, which it cannot do for a matrix behind a reference (the stores might alias it).
+    let (filled_composite, filled_mass) = fill_mass_matrix(
+        kin,
+        std::mem::take(composite),
+        std::mem::replace(mass, DMatrix::zeros(0, 0)),
+    );
+    *composite = filled_composite;
+    *mass = filled_mass;
+}
+
+/// The composite inertias and M, in the storage of `composite` and `mass`.
+fn fill_mass_matrix(
+    kin: &Kinematics,
+    mut composite: Vec<SpatialInertia>,
+    mut mass: DMatrix<f64>,
+) -> (Vec<SpatialInertia>, DMatrix<f64>) {
     let tree = kin.tree();
     let nv = tree.nv();
     composite.clear();
@@ -37,9 +52,9 @@ pub(crate) fn mass_matrix_into(kin: &Kinematics, composite: &mut Vec<SpatialIner
         }
     }
     if mass.shape() == (nv, nv) {
-        mass.fill(0.0);
+        mass.as_mut_slice().fill(0.0);
     } else {
-        *mass = DMatrix::zeros(nv, nv);
+        mass = DMatrix::zeros(nv, nv);
     }
     let axes = kin.dof_motions();
     for (k, (&body, s_k)) in tree.dof_body().iter().zip(axes).enumerate() {
@@ -58,4 +73,5 @@ pub(crate) fn mass_matrix_into(kin: &Kinematics, composite: &mut Vec<SpatialIner
     for (k, armature) in tree.dof_armature().iter().enumerate() {
         mass[(k, k)] += armature;
     }
+    (composite, mass)
 }

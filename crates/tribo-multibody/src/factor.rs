@@ -117,10 +117,11 @@ impl TreeFactorisation {
         check_len("matrix columns", n, self.factor.ncols())?;
         diagonal.clear();
         diagonal.extend(self.pivots().copied());
+        let original: &[f64] = diagonal;
         eliminate(
             &mut self.factor,
             &self.chains,
-            |k| diagonal.get(k).copied().unwrap_or(0.0),
+            |k| original.get(k).copied().unwrap_or(0.0),
             |dof| tree.dof_body_name(dof),
         )
     }

@@ -211,7 +211,7 @@ pub fn prepare_velocity_step_into(
         assign_vector(rhs, momentum);
         factorisation.refactorise_with(tree, diagonal, |system| {
             if system.shape() == mass.shape() {
-                system.copy_from(mass);
+                system.as_mut_slice().copy_from_slice(mass.as_slice());
             } else {
                 system.clone_from(mass);
             }
@@ -267,7 +267,7 @@ pub fn prepare_velocity_step_into(
 /// `vector` ← zeros of length `n` (storage reused when the length matches).
 fn zero_vector(vector: &mut DVector<f64>, n: usize) {
     if vector.len() == n {
-        vector.fill(0.0);
+        vector.as_mut_slice().fill(0.0);
     } else {
         *vector = DVector::zeros(n);
     }

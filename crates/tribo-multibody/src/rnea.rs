@@ -141,7 +141,7 @@ fn rnea_into(
             }),
     );
     if tau.len() == tree.nv() {
-        tau.fill(0.0);
+        tau.as_mut_slice().fill(0.0);
     } else {
         *tau = DVector::zeros(tree.nv());
     }

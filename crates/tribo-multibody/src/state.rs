@@ -77,7 +77,7 @@ pub(crate) fn integrate_positions_into(
 /// `to = from`, in `to`'s storage when the lengths match.
 pub(crate) fn assign_vector(to: &mut DVector<f64>, from: &DVector<f64>) {
     if to.len() == from.len() {
-        to.copy_from(from);
+        to.as_mut_slice().copy_from_slice(from.as_slice());
     } else {
         *to = from.clone();
     }

@@ -265,7 +265,7 @@ pub(crate) fn free_body_inverses(
 /// Makes `vector` the zero vector of length `n`, in its own storage when it has the room.
 pub(crate) fn zeroed_vector(vector: &mut DVector<f64>, n: usize) {
     if vector.len() == n {
-        vector.fill(0.0);
+        vector.as_mut_slice().fill(0.0);
         return;
     }
     let mut data: Vec<f64> = std::mem::replace(vector, DVector::zeros(0)).data.into();
@@ -277,7 +277,7 @@ pub(crate) fn zeroed_vector(vector: &mut DVector<f64>, n: usize) {
 /// Makes `matrix` the zero matrix of `nrows × ncols`, in its own storage when it has the room.
 fn zeroed_matrix(matrix: &mut DMatrix<f64>, nrows: usize, ncols: usize) {
     if matrix.shape() == (nrows, ncols) {
-        matrix.fill(0.0);
+        matrix.as_mut_slice().fill(0.0);
         return;
     }
     let mut data: Vec<f64> = std::mem::replace(matrix, DMatrix::zeros(0, 0)).data.into();
