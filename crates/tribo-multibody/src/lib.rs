@@ -14,11 +14,13 @@
 //! ```text
 //! Tree::new(bodies)                     validated tree, coordinate layout          tree.rs, body.rs, joint.rs
 //! Kinematics::new(&tree, &state)        poses, motion axes S, v̂, ĉ, world inertias  kinematics.rs
+//!   new_in / from_data / into_data      the same into kept storage (KinematicsData)
 //! point_jacobian / frame_jacobian       J (3 × nv, 6 × nv)                          jacobian.rs
 //! inverse_dynamics / bias_forces        RNEA: τ = M q̈ + C + g − Jᵀ f_ext            rnea.rs
 //! mass_matrix                           CRBA: M (armature included)                 crba.rs
 //! TreeFactorisation                     M = Lᵀ D L without fill-in, solves, J M⁻¹ Jᵀ factor.rs
 //! prepare_velocity_step / finish_step   implicit damping and PD, split for contacts integrate.rs, pd.rs
+//!   …_into variants                     the same into the last step's storage
 //! step_semi_implicit                    the whole step without constraints          integrate.rs
 //! active_position_limits / clamp_effort limits as constraint rows and clamps        limits.rs
 //! ```
