@@ -213,19 +213,14 @@ pub(crate) fn build_rows(
             let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
                 continue;
             };
-            let (t1, t2) = tangents(&raw.normal);
-            let frame = Matrix3::from_rows(&[raw.normal.transpose(), t1.transpose(), t2.transpose()]);
-            let RowBuffers {
-                jacobian_a,
-                jacobian_b,
-                spare,
-            } = &mut *buffers;
-            let jacobian_a = view_a.jacobian(a.link, &raw.point, jacobian_a);
-            let jacobian_b = view_b.jacobian(b.link, &raw.point, jacobian_b);
-            let (before_a, free_a) = view_a.point_velocities(a.link, &raw.point, jacobian_a);
-            let (before_b, free_b) = view_b.point_velocities(b.link, &raw.point, jacobian_b);
-            let before = frame * (before_b - before_a);
-            let free = frame * (free_b - free_a);
+            let PointRows {
+                t1,
+                t2,
+                before,
+                free,
+                side_a,
+                side_b,
+            } = point_rows((a, view_a), (b, view_b), &raw.point, &raw.normal, buffers);
             let slip = before.y.hypot(before.z);
             let mu = if slip > o.slip_threshold {
                 params.dynamic_friction
@@ -255,8 +250,8 @@ pub(crate) fn build_rows(
                 t2,
                 depth: raw.depth,
                 friction: ContactFriction::new(mu, o.friction_cone),
-                side_a: side(a, &frame, jacobian_a, spare),
-                side_b: side(b, &frame, jacobian_b, spare),
+                side_a,
+                side_b,
                 bias: free - Vector3::new(target.target, 0.0, 0.0),
                 target: Vector3::new(target.target, 0.0, 0.0),
                 settled_target: Vector3::new(target.settled, 0.0, 0.0),
@@ -294,18 +289,14 @@ pub(crate) fn compliant_rows(
             return Err(PointError::MissingBody { a, b });
         };
         let normal = point.normal.try_normalize(1e-12).ok_or(PointError::NoNormal { a, b })?;
-        let (t1, t2) = tangents(&normal);
-        let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
-        let RowBuffers {
-            jacobian_a,
-            jacobian_b,
-            spare,
-        } = &mut *buffers;
-        let jacobian_a = view_a.jacobian(a.link, &point.point, jacobian_a);
-        let jacobian_b = view_b.jacobian(b.link, &point.point, jacobian_b);
-        let (_, free_a) = view_a.point_velocities(a.link, &point.point, jacobian_a);
-        let (_, free_b) = view_b.point_velocities(b.link, &point.point, jacobian_b);
-        let free = frame * (free_b - free_a);
+        let PointRows {
+            t1,
+            t2,
+            free,
+            side_a,
+            side_b,
+            ..
+        } = point_rows((a, view_a), (b, view_b), &point.point, &normal, buffers);
         let (target, cfm) = crate::compliant::targets(point, [&normal, &t1, &t2], ctx.dt)?;
         rows.push(ContactRow {
             a,
@@ -316,8 +307,8 @@ pub(crate) fn compliant_rows(
             t2,
             depth: 0.0,
             friction: ContactFriction::new(point.friction, ctx.options.friction_cone),
-            side_a: side(a, &frame, jacobian_a, spare),
-            side_b: side(b, &frame, jacobian_b, spare),
+            side_a,
+            side_b,
             bias: free - target,
             target,
             settled_target: target,
@@ -399,6 +390,46 @@ pub(crate) fn tangents(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
 
 /// The contact-frame Jacobian rows of a link of a dynamic body, from its world point Jacobian,
 /// in a spare matrix of last step's rows when one of the right size is at hand.
+/// A contact point's frame and rows: tangents t₁, t₂ of the normal n, the relative velocity of
+/// link b's material point against link a's in the frame (n, t₁, t₂) at the start of the step
+/// (`before`) and under the step's free motion (`free`), and each side's rows `frame · J`.
+struct PointRows {
+    t1: Vector3<f64>,
+    t2: Vector3<f64>,
+    before: Vector3<f64>,
+    free: Vector3<f64>,
+    side_a: Option<Side>,
+    side_b: Option<Side>,
+}
+
+fn point_rows(
+    (a, view_a): (LinkRef, &BodyView),
+    (b, view_b): (LinkRef, &BodyView),
+    point: &Vector3<f64>,
+    normal: &Vector3<f64>,
+    buffers: &mut RowBuffers,
+) -> PointRows {
+    let (t1, t2) = tangents(normal);
+    let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
+    let RowBuffers {
+        jacobian_a,
+        jacobian_b,
+        spare,
+    } = buffers;
+    let jacobian_a = view_a.jacobian(a.link, point, jacobian_a);
+    let jacobian_b = view_b.jacobian(b.link, point, jacobian_b);
+    let (before_a, free_a) = view_a.point_velocities(a.link, point, jacobian_a);
+    let (before_b, free_b) = view_b.point_velocities(b.link, point, jacobian_b);
+    PointRows {
+        t1,
+        t2,
+        before: frame * (before_b - before_a),
+        free: frame * (free_b - free_a),
+        side_a: side(a, &frame, jacobian_a, spare),
+        side_b: side(b, &frame, jacobian_b, spare),
+    }
+}
+
 fn side(
     link: LinkRef,
     frame: &Matrix3<f64>,
