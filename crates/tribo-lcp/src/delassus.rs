@@ -48,6 +48,14 @@ pub trait DelassusRows {
         Matrix3::from_fn(|r, c| self.entry(base + r, base + c))
     }
 
+    /// The 3×3 block Aᵢⱼ (rows 3i..3i+3, columns 3j..3j+3). The solvers read it only for the
+    /// subspace steps of PGS (`crate::subspace`), never in the sweep. Override when a block is
+    /// cheaper to read whole.
+    fn block(&self, i: usize, j: usize) -> Matrix3<f64> {
+        let (bi, bj) = (3 * i, 3 * j);
+        Matrix3::from_fn(|r, c| self.entry(bi + r, bj + c))
+    }
+
     /// out = A x, row by row. Override when a faster product exists.
     fn multiply(&self, x: &[f64], out: &mut [f64]) {
         for (row, value) in out.iter_mut().enumerate() {
@@ -494,6 +502,10 @@ impl DelassusRows for BlockSparseDelassus {
             }
         }
         sum
+    }
+
+    fn block(&self, i: usize, j: usize) -> Matrix3<f64> {
+        BlockSparseDelassus::block(self, i, j)
     }
 
     fn diagonal_block(&self, contact: usize) -> Matrix3<f64> {

@@ -314,6 +314,16 @@ impl DelassusRows for FactoredDelassus {
         sum
     }
 
+    fn block(&self, i: usize, j: usize) -> Matrix3<f64> {
+        let mut block = self.assembled.block(i, j);
+        for si in self.contact_sides(i) {
+            for sj in self.contact_sides(j).iter().filter(|s| s.slot == si.slot) {
+                block += si.rows * sj.response;
+            }
+        }
+        block
+    }
+
     fn diagonal_block(&self, contact: usize) -> Matrix3<f64> {
         let factored = self
             .factors

@@ -27,6 +27,7 @@ fn lemke_and_pgs_agree_on_random_spd_lcps_of_sizes_3_to_30() {
                     relaxation,
                     tolerance: 1e-11,
                     max_iterations: 100_000,
+                    ..PgsOptions::default()
                 };
                 let (lambda, report) = solve_lcp_pgs(&lcp, &options).expect("PGS solves");
                 assert!(report.converged, "n {n} trial {trial} ω {relaxation}: {report:?}");

@@ -55,6 +55,7 @@ pub(crate) struct PgsOptions {
     pub max_num_contact_points: usize,
     pub lemke_max_contacts: usize,
     pub load_sharing: f64,
+    pub subspace_rows: usize,
 }
 
 impl Default for PgsOptions {
@@ -76,6 +77,7 @@ impl Default for PgsOptions {
             max_num_contact_points: 4,
             lemke_max_contacts: 64,
             load_sharing: 1.0,
+            subspace_rows: 96,
         }
     }
 }
@@ -143,7 +145,7 @@ mod tests {
             "solver: lemke\nfriction_cone: pyramid8\niterations: 30\ntolerance: 1e-6\nover_relaxation: 1.3\n\
              erp: 0.1\ncontact_slop: 0.001\ncontact_margin: 0.002\nrestitution_threshold: 0.01\n\
              slip_threshold: 0.001\nself_collision: true\nculling_distance: 0.01\nculling_depth: 0.1\n\
-             max_num_contact_points: 2\nlemke_max_contacts: 10\nload_sharing: 0.5\n",
+             max_num_contact_points: 2\nlemke_max_contacts: 10\nload_sharing: 0.5\nsubspace_rows: 40\n",
         )
         .expect("valid options");
         let expected = PgsOptions {
@@ -163,6 +165,7 @@ mod tests {
             max_num_contact_points: 2,
             lemke_max_contacts: 10,
             load_sharing: 0.5,
+            subspace_rows: 40,
         };
         assert_eq!(o, expected);
     }

@@ -161,9 +161,11 @@ impl PgsEngine {
             relaxation: options.over_relaxation,
             tolerance: options.tolerance,
             max_iterations: options.iterations,
+            subspace_rows: options.subspace_rows,
         });
         let sharing = Pgs::new(LcpOptions {
             max_iterations: LOAD_SHARING_SWEEPS,
+            subspace_rows: 0,
             ..pgs.options
         });
         Ok(PgsEngine {

@@ -1,0 +1,191 @@
+//! Subspace steps between projected Gauss–Seidel sweeps: PGS-SM (Silcowitz, Niebe & Erleben,
+//! "Projected Gauss–Seidel subspace minimization method for interactive rigid body dynamics",
+//! GRAPP 2010; `docs/design/contact-mechanics.md` §4.2.3, *Subspace steps*).
+//!
+//! Near a solution PGS converges linearly, at a rate set by how A couples the loaded contacts: on a
+//! biped's two feet (eight corners on one articulated body) about 0.55 per sweep, so some ten
+//! sweeps to gain three digits. Once the sweeps have found which rows are active — the normal
+//! rows with λₙ > 0 and the tangent rows of contacts strictly inside their friction set
+//! (sticking) — the rest of the problem is linear on those rows F:
+//!
+//!   A_FF Δ_F = −w_F,   w = Aλ + b,   λ outside F held,
+//!
+//! and one solve of it lands on the solution when the active set is right. The step is projected
+//! onto the feasible set and the sweeps go on: they confirm the solution (the usual residual test)
+//! or, with a wrong active set, carry on from the projected point. The answer is judged by the same
+//! residual as without the step; the step only shortens the way to it.
+//!
+//! A_FF is positive semi-definite, not definite: the four corners of a foot carry a wrench of six
+//! components with twelve impulses. The step factors it by Cholesky with diagonal pivoting,
+//! stopped at its numerical rank ([`crate::pivoted_cholesky`]), and takes the least-norm solution:
+//! it never moves λ along the null space, so the spread of load among a face's corners that the
+//! sweeps (and load sharing) chose is kept and a correction is spread as evenly as the mechanics
+//! allows; a part of w_F no active set can cancel is dropped, where a regularised solve would
+//! amplify it by the inverse of its regularisation.
+
+use nalgebra::{DMatrix, DVector, Matrix3};
+
+use crate::pivoted_cholesky::PivotedCholesky;
+
+use crate::contact::ContactProblem;
+use crate::delassus::DelassusRows;
+
+/// A contact's tangential impulse counts as sticking when it stays inside its friction set shrunk
+/// by this factor (a point on the boundary slides and is held by the step).
+const STICKING_MARGIN: f64 = 1.0 - 1e-9;
+
+/// Working storage of the subspace step, kept between solves.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SubspaceStep {
+    /// Per contact of the island with a free row: the contact, its first position among the free
+    /// rows, which of its three rows are free, and which tangents may act (nonzero diagonal).
+    members: Vec<Member>,
+    /// |F|.
+    count: usize,
+    /// A_FF.
+    matrix: DMatrix<f64>,
+    /// The pivoted Cholesky factor of A_FF.
+    factor: PivotedCholesky,
+    /// −w_F at the λ of entry.
+    rhs: DVector<f64>,
+    /// Δ_F.
+    step: DVector<f64>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Member {
+    contact: usize,
+    start: usize,
+    free: [bool; 3],
+    acts: [bool; 2],
+}
+
+impl Member {
+    /// The free rows among the contact's three (0 normal, 1 and 2 tangents).
+    fn free_rows(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..3).filter(|&r| self.free[r])
+    }
+}
+
+impl SubspaceStep {
+    /// Chooses the free rows F of `island` at λ (module docs); returns |F|. `inverse_diagonal`
+    /// is the sweep's (a tangent of zero diagonal cannot act and is never free).
+    pub fn select<D: DelassusRows>(
+        &mut self,
+        problem: &ContactProblem<D>,
+        lambda: &[f64],
+        island: &[usize],
+        inverse_diagonal: &[f64],
+    ) -> usize {
+        self.members.clear();
+        self.count = 0;
+        for &contact in island {
+            let (Some(friction), Some(l), Some(inv)) = (
+                problem.contacts.get(contact),
+                lambda.get(3 * contact..3 * contact + 3),
+                inverse_diagonal.get(3 * contact..3 * contact + 3),
+            ) else {
+                continue;
+            };
+            if l[0] <= 0.0 {
+                continue;
+            }
+            let tangential = [l[1], l[2]];
+            let sticking = friction.model.project(tangential, friction.mu * l[0] * STICKING_MARGIN) == tangential;
+            let acts = [inv[1] != 0.0, inv[2] != 0.0];
+            let free = [true, sticking && acts[0], sticking && acts[1]];
+            self.members.push(Member {
+                contact,
+                start: self.count,
+                free,
+                acts,
+            });
+            self.count += free.iter().filter(|f| **f).count();
+        }
+        self.count
+    }
+
+    /// One subspace step on the rows chosen by [`Self::select`]: λ_F += Δ_F, each touched contact
+    /// projected onto its feasible set, and the operator's velocity state `velocity` (see
+    /// [`DelassusRows::velocity_len`]) kept consistent with λ. Returns false, changing nothing,
+    /// when the proximal system cannot be factored (not positive definite in floating point).
+    pub fn apply<D: DelassusRows>(
+        &mut self,
+        problem: &ContactProblem<D>,
+        lambda: &mut [f64],
+        velocity: &mut [f64],
+    ) -> bool {
+        let n = self.count;
+        if n == 0 {
+            return false;
+        }
+        self.assemble(problem);
+        // −w_F at the current λ.
+        resize(&mut self.rhs, n);
+        let b = problem.free_velocity.as_slice();
+        for m in &self.members {
+            let w = problem.delassus.block_row_dot_with(m.contact, lambda, velocity);
+            for (k, row) in m.free_rows().enumerate() {
+                let bias = b.get(3 * m.contact + row).copied().unwrap_or(0.0);
+                self.rhs[m.start + k] = -(w[row] + bias);
+            }
+        }
+        // Δ_F: the least-norm solution of A_FF Δ = −w_F by Cholesky with diagonal pivoting.
+        resize(&mut self.step, n);
+        self.step.copy_from(&self.rhs);
+        if !(self.factor.factor(&self.matrix) && self.factor.solve_min_norm(&mut self.step)) {
+            return false;
+        }
+        if !self.step.iter().all(|x| x.is_finite()) {
+            return false;
+        }
+
+        for m in &self.members {
+            let c = m.contact;
+            let (Some(friction), Some(l)) = (problem.contacts.get(c), lambda.get_mut(3 * c..3 * c + 3)) else {
+                continue;
+            };
+            let entry = [l[0], l[1], l[2]];
+            for (k, row) in m.free_rows().enumerate() {
+                l[row] += self.step[m.start + k];
+            }
+            l[0] = l[0].max(0.0);
+            let t = friction.model.project([l[1], l[2]], friction.mu * l[0]);
+            l[1] = if m.acts[0] { t[0] } else { 0.0 };
+            l[2] = if m.acts[1] { t[1] } else { 0.0 };
+            let delta = [l[0] - entry[0], l[1] - entry[1], l[2] - entry[2]];
+            if delta != [0.0; 3] && !velocity.is_empty() {
+                problem.delassus.add_impulse(c, delta, velocity);
+            }
+        }
+        true
+    }
+
+    /// A_FF from the operator's blocks, one block per pair of members.
+    fn assemble<D: DelassusRows>(&mut self, problem: &ContactProblem<D>) {
+        let n = self.count;
+        if self.matrix.shape() != (n, n) {
+            self.matrix = DMatrix::zeros(n, n);
+        }
+        let matrix = self.matrix.as_mut_slice();
+        for mj in &self.members {
+            for mi in &self.members {
+                let block: Matrix3<f64> = problem.delassus.block(mi.contact, mj.contact);
+                // Column-major: entry (row, col) of A_FF at col n + row.
+                for (s, b) in mj.free_rows().enumerate() {
+                    let column = &mut matrix[(mj.start + s) * n..];
+                    for (r, a) in mi.free_rows().enumerate() {
+                        column[mi.start + r] = block[(a, b)];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Makes `vector` of length n (contents unspecified), in its own storage when it has the room.
+fn resize(vector: &mut DVector<f64>, n: usize) {
+    if vector.len() != n {
+        *vector = DVector::zeros(n);
+    }
+}
