@@ -128,4 +128,4 @@ pub use pd::PdControl;
 pub use rnea::{bias_forces, inverse_dynamics, ExternalForces};
 pub use spatial::{skew, SpatialForce, SpatialInertia, SpatialMotion};
 pub use state::{difference, integrate_positions, State};
-pub use tree::Tree;
+pub use tree::{RootPlacement, Tree};

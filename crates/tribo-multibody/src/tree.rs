@@ -4,7 +4,8 @@
 use crate::body::Body;
 use crate::error::Error;
 use crate::factor::DofChains;
-use crate::validate::validate_body;
+use crate::validate::{validate_body, validate_placement};
+use nalgebra::Isometry3;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -26,6 +27,13 @@ pub struct Tree {
     dof_chains: Arc<DofChains>,
     dof_body: Vec<usize>,
 }
+
+/// The placement a root had before [`Tree::set_root_placement`] moved it. Only a tree hands
+/// these out, so [`Tree::restore_root_placement`] can put it back without validating it again (and
+/// so bit for bit: renormalising an already unit rotation may change its last bits).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[must_use = "dropping the previous placement makes the move impossible to undo"]
+pub struct RootPlacement(Isometry3<f64>);
 
 impl Tree {
     /// Validates `bodies` and lays out the coordinates. Axes are normalised, inertias symmetrised,
@@ -70,6 +78,37 @@ impl Tree {
 
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
+    }
+
+    /// Moves the root body (body 0) to `placement` in place, validated as [`Tree::new`] validates
+    /// it (finite, rotation renormalised), and returns the previous placement.
+    ///
+    /// This is what a kinematic root needs every step: the layout, dof tree and factorisation
+    /// pattern do not depend on any placement, so the tree equals one rebuilt with the new root
+    /// placement, without the rebuild's validation and allocations. On an error the tree is
+    /// unchanged.
+    pub fn set_root_placement(&mut self, placement: &Isometry3<f64>) -> Result<RootPlacement, Error> {
+        let count = self.bodies.len();
+        let root = self
+            .bodies
+            .first_mut()
+            .ok_or(Error::BodyOutOfRange { index: 0, count })?;
+        let validated = validate_placement(placement).map_err(|(field, expected, found)| Error::InvalidBodyValue {
+            body: 0,
+            name: root.name.clone(),
+            field,
+            expected,
+            found,
+        })?;
+        Ok(RootPlacement(std::mem::replace(&mut root.placement, validated)))
+    }
+
+    /// Undoes [`Tree::set_root_placement`]: the root gets back the placement it had before, bit for
+    /// bit (for a caller whose step fails after it moved the root).
+    pub fn restore_root_placement(&mut self, previous: RootPlacement) {
+        if let Some(root) = self.bodies.first_mut() {
+            root.placement = previous.0;
+        }
     }
 
     /// Number of bodies.
@@ -404,6 +443,59 @@ mod tests {
         assert_eq!(error, "unknown body `RARM_ELBOWW`; did you mean `RARM_ELBOW`?");
         let error = tree.body_index("pelvis").expect_err("unknown").to_string();
         assert_eq!(error, "unknown body `pelvis`");
+    }
+
+    /// A two-body chain on a fixed root placed at `root`.
+    fn fixed_chain(root: Isometry3<f64>) -> Vec<Body> {
+        vec![
+            Body::new("root", None, Joint::Fixed, root, link()),
+            Body::new(
+                "arm",
+                Some(0),
+                revolute_z(),
+                Isometry3::new(Vector3::new(0.0, 0.1, 0.2), Vector3::new(0.3, 0.0, 0.0)),
+                link(),
+            ),
+        ]
+    }
+
+    #[test]
+    fn moving_the_root_in_place_equals_rebuilding() {
+        use crate::kinematics::Kinematics;
+        use crate::state::State;
+        let start = Isometry3::new(Vector3::new(0.1, 0.2, 0.3), Vector3::new(0.0, 0.4, 0.0));
+        // A target whose rotation is not quite unit, as integrated commands may give.
+        let mut target = Isometry3::new(Vector3::new(-0.3, 0.05, 0.7), Vector3::new(0.2, -0.1, 0.5));
+        target.rotation = nalgebra::Unit::new_unchecked(target.rotation.into_inner() * (1.0 + 1e-9));
+        let mut moved = Tree::new(fixed_chain(start)).expect("valid tree");
+        let before = moved.bodies()[0].placement;
+        let previous = moved.set_root_placement(&target).expect("finite target");
+        let rebuilt = Tree::new(fixed_chain(target)).expect("valid tree");
+        assert_eq!(moved.bodies(), rebuilt.bodies());
+        assert_eq!((moved.nq(), moved.nv()), (rebuilt.nq(), rebuilt.nv()));
+        assert_eq!(moved.dof_parent(), rebuilt.dof_parent());
+        let mut state = State::neutral(&moved);
+        state.q[0] = 0.7;
+        state.v[0] = -1.3;
+        let a = Kinematics::new(&moved, &state).expect("valid state");
+        let b = Kinematics::new(&rebuilt, &state).expect("valid state");
+        assert_eq!(a.poses(), b.poses());
+        assert_eq!(a.velocities(), b.velocities());
+        moved.restore_root_placement(previous);
+        assert_eq!(moved.bodies()[0].placement, before);
+    }
+
+    #[test]
+    fn a_bad_root_placement_is_refused_and_leaves_the_tree_alone() {
+        let mut tree = Tree::new(fixed_chain(Isometry3::identity())).expect("valid tree");
+        let mut bad = Isometry3::identity();
+        bad.translation.vector.x = f64::NAN;
+        let error = tree.set_root_placement(&bad).expect_err("not finite").to_string();
+        assert!(
+            error.starts_with("body 0 `root`: placement: expected a finite pose"),
+            "{error}"
+        );
+        assert_eq!(tree.bodies()[0].placement, Isometry3::identity());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::body::{Body, LinkInertia, PositionLimits};
 use crate::error::Error;
 use crate::joint::Joint;
-use nalgebra::SymmetricEigen;
+use nalgebra::{Isometry3, SymmetricEigen};
 
 /// Checks one body against the bodies already accepted and returns it normalised.
 pub(crate) fn validate_body(index: usize, mut body: Body, earlier: &[Body]) -> Result<Body, Error> {
@@ -55,19 +55,8 @@ pub(crate) fn validate_body(index: usize, mut body: Body, earlier: &[Body]) -> R
         }
         Joint::Free | Joint::Fixed => {}
     }
-    let p = &body.placement;
-    if !(p.translation.vector.iter().all(|x| x.is_finite()) && p.rotation.coords.iter().all(|x| x.is_finite())) {
-        return Err(invalid("placement", "a finite pose", format!("{p:?}")));
-    }
-    let rotation_norm = p.rotation.coords.norm();
-    if rotation_norm < 1e-12 {
-        return Err(invalid(
-            "placement",
-            "a unit rotation",
-            format!("a quaternion of norm {rotation_norm}"),
-        ));
-    }
-    body.placement.rotation = nalgebra::UnitQuaternion::new_normalize(p.rotation.into_inner());
+    body.placement =
+        validate_placement(&body.placement).map_err(|(field, expected, found)| invalid(field, expected, found))?;
     validate_inertia(&mut body.inertia).map_err(|(field, expected, found)| invalid(field, expected, found))?;
 
     let has_dof = matches!(body.joint, Joint::Revolute { .. } | Joint::Prismatic { .. });
@@ -116,6 +105,29 @@ pub(crate) fn validate_body(index: usize, mut body: Body, earlier: &[Body]) -> R
         }
     }
     Ok(body)
+}
+
+/// A placement as the tree keeps it: finite, with its rotation renormalised. Shared by
+/// [`validate_body`] and [`crate::Tree::set_root_placement`] so that moving a root in place gives
+/// the very bits a rebuilt tree would hold.
+pub(crate) fn validate_placement(
+    placement: &Isometry3<f64>,
+) -> Result<Isometry3<f64>, (&'static str, &'static str, String)> {
+    let p = placement;
+    if !(p.translation.vector.iter().all(|x| x.is_finite()) && p.rotation.coords.iter().all(|x| x.is_finite())) {
+        return Err(("placement", "a finite pose", format!("{p:?}")));
+    }
+    let rotation_norm = p.rotation.coords.norm();
+    if rotation_norm < 1e-12 {
+        return Err((
+            "placement",
+            "a unit rotation",
+            format!("a quaternion of norm {rotation_norm}"),
+        ));
+    }
+    let mut validated = *p;
+    validated.rotation = nalgebra::UnitQuaternion::new_normalize(p.rotation.into_inner());
+    Ok(validated)
 }
 
 /// Mass ≥ 0, finite centre of mass, symmetric positive semi-definite inertia (symmetrised).

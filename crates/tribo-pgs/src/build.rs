@@ -15,7 +15,7 @@ use parry3d_f64::shape::SharedShape;
 use tribo_engine::SceneBody;
 use tribo_geometry::shared_shape;
 use tribo_model::JointKind;
-use tribo_multibody::{Body as TreeBody, Joint, LinkInertia, State, Tree};
+use tribo_multibody::{Body as TreeBody, Joint, LinkInertia, RootPlacement, State, Tree};
 
 use crate::error::BodyError;
 
@@ -36,8 +36,6 @@ pub(crate) struct Collider {
 pub(crate) struct BodyModel {
     pub name: String,
     pub tree: Tree,
-    /// The tree's bodies as given to [`Tree::new`] (a kinematic root rebuilds the tree from them).
-    pub tree_bodies: Vec<TreeBody>,
     /// Tree body index of every link.
     pub carrier: Vec<usize>,
     /// Pose of every link frame in its carrier's frame.
@@ -60,13 +58,10 @@ impl BodyModel {
         self.tree.nv() > 0
     }
 
-    /// Moves a fixed root to `pose` (a kinematic target): rebuilds the tree with the new placement.
-    pub fn set_root_placement(&mut self, pose: &Isometry3<f64>) -> Result<(), tribo_multibody::Error> {
-        if let Some(root) = self.tree_bodies.first_mut() {
-            root.placement = *pose;
-        }
-        self.tree = Tree::new(self.tree_bodies.clone())?;
-        Ok(())
+    /// Moves a fixed root to `pose` (a kinematic target) in place and returns its previous
+    /// placement, to put back with [`Tree::restore_root_placement`] if the step fails.
+    pub fn set_root_placement(&mut self, pose: &Isometry3<f64>) -> Result<RootPlacement, tribo_multibody::Error> {
+        self.tree.set_root_placement(pose)
     }
 }
 
@@ -131,7 +126,7 @@ pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Resu
         tree_parent.push(parent);
         tree_bodies.push(tree_body);
     }
-    let tree = Tree::new(tree_bodies.clone())?;
+    let tree = Tree::new(tree_bodies)?;
 
     let mut link_dof = vec![None; n];
     let mut link_q = vec![None; n];
@@ -171,7 +166,6 @@ pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Resu
     let model = BodyModel {
         name: body.name.clone(),
         tree,
-        tree_bodies,
         carrier,
         link_in_carrier,
         link_dof,

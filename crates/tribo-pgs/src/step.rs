@@ -23,7 +23,8 @@ use tribo_engine::{
 use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
 use tribo_multibody::{
-    prepare_velocity_step, prepare_velocity_step_into, Kinematics, KinematicsData, State, StepInputs, VelocityStep,
+    prepare_velocity_step, prepare_velocity_step_into, Kinematics, KinematicsData, RootPlacement, State, StepInputs,
+    VelocityStep,
 };
 
 use crate::build::{build_body, BodyModel};
@@ -103,6 +104,9 @@ struct StepScratch {
     next_kinematics: Vec<KinematicsData>,
     /// Each body's velocity step (`None` for a body without dynamics); their actuation is read out.
     velocity_steps: Vec<Option<VelocityStep>>,
+    /// The kinematic roots this step moved, with their placements before it: a step that fails
+    /// after moving them puts these back, so that only a committed step moves a root.
+    moved_roots: Vec<(usize, RootPlacement)>,
 }
 
 /// What the stages up to integration produce besides the contact rows and impulses (left in the
@@ -189,6 +193,39 @@ impl PgsEngine {
             compliant_forces: Vec::new(),
             scratch: StepScratch::default(),
         })
+    }
+
+    /// Moves every kinematic root with a target in `commands` to its target pose, in place (no
+    /// model is cloned, no tree rebuilt). The moves are recorded in `scratch.moved_roots` for
+    /// [`Self::restore_kinematic_roots`]; on an invalid target the roots already moved are put back
+    /// and the engine is as before.
+    fn move_kinematic_roots(&mut self, commands: &Commands) -> Result<(), StepError> {
+        self.scratch.moved_roots.clear();
+        for (b, model) in self.models.iter_mut().enumerate() {
+            let Some(target) = commands.bodies.get(b).and_then(|c| c.root_target.as_ref()) else {
+                continue;
+            };
+            match model.set_root_placement(&target.pose) {
+                Ok(previous) => self.scratch.moved_roots.push((b, previous)),
+                Err(e) => {
+                    let error = StepError::InvalidCommand {
+                        what: format!("body `{}`: root target: {e}", model.name),
+                    };
+                    self.restore_kinematic_roots();
+                    return Err(error);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts the roots moved by [`Self::move_kinematic_roots`] back where they were, bit for bit.
+    fn restore_kinematic_roots(&mut self) {
+        for (b, previous) in self.scratch.moved_roots.drain(..) {
+            if let Some(model) = self.models.get_mut(b) {
+                model.tree.restore_root_placement(previous);
+            }
+        }
     }
 
     /// The prescribed root twists of this step (kinematic roots only).
@@ -518,32 +555,16 @@ impl Engine for PgsEngine {
             }
         };
 
-        // Kinematic roots reach their targets (new models for those bodies only, committed with the
-        // step); then the read-out of the new state.
-        let mut moved: Vec<(usize, BodyModel)> = Vec::new();
-        for (b, model) in self.models.iter().enumerate() {
-            if let Some(target) = commands.bodies.get(b).and_then(|c| c.root_target.as_ref()) {
-                let mut model = model.clone();
-                model
-                    .set_root_placement(&target.pose)
-                    .map_err(|e| StepError::InvalidCommand {
-                        what: format!("body `{}`: root target: {e}", model.name),
-                    })?;
-                moved.push((b, model));
-            }
-        }
-        let models: Vec<&BodyModel> = self
-            .models
-            .iter()
-            .enumerate()
-            .map(|(b, model)| moved.iter().find(|(m, _)| *m == b).map_or(model, |(_, moved)| moved))
-            .collect();
+        // Kinematic roots reach their targets, moved in place and moved back if the step fails
+        // after all; then the read-out of the new state.
+        self.move_kinematic_roots(commands)?;
         let next_bodies = &mut self.scratch.next_bodies;
-        next_bodies.resize_with(models.len(), BodyState::default);
+        next_bodies.resize_with(self.models.len(), BodyState::default);
         let next_kinematics = &mut self.scratch.next_kinematics;
-        next_kinematics.resize_with(models.len(), KinematicsData::default);
+        next_kinematics.resize_with(self.models.len(), KinematicsData::default);
         let read = report.time("readout", || {
-            for (b, (((((model, state), step), twist), out), kin)) in models
+            for (b, (((((model, state), step), twist), out), kin)) in self
+                .models
                 .iter()
                 .zip(&self.scratch.next_states)
                 .zip(&self.scratch.velocity_steps)
@@ -558,6 +579,7 @@ impl Engine for PgsEngine {
             Ok::<(), (usize, String)>(())
         });
         if let Err((body, what)) = read {
+            self.restore_kinematic_roots();
             let error = self.divergence(body, what);
             self.diverged = Some(error.clone());
             return Err(error);
@@ -572,9 +594,7 @@ impl Engine for PgsEngine {
         self.compliant_forces = compliant_forces;
         self.compliant_points.clear();
         self.warm_start.store(&self.scratch.rows, &self.scratch.lambda);
-        for (b, model) in moved {
-            self.models[b] = model;
-        }
+        self.scratch.moved_roots.clear();
         std::mem::swap(&mut self.states, &mut self.scratch.next_states);
         std::mem::swap(&mut self.state.bodies, &mut self.scratch.next_bodies);
         std::mem::swap(&mut self.kinematics, &mut self.scratch.next_kinematics);
