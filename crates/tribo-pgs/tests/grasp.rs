@@ -167,3 +167,42 @@ fn without_load_sharing_the_box_pivots_about_a_corner() {
     eprintln!("load_sharing 0: rotation {rotation:.3e}°");
     assert!(rotation > 10.0, "rotation {rotation}°");
 }
+
+/// A root target the engine refuses (a non-finite pose) leaves it exactly as it was: the root
+/// moves only with a step that succeeds, so the engine that saw the refused step goes on bit for
+/// bit like one that never saw it.
+#[test]
+fn a_refused_root_target_leaves_the_engine_unchanged() {
+    let s = grasp_scene();
+    let (mut seen, mut unseen) = (engine(&PgsFactory, &s), engine(&PgsFactory, &s));
+    let squeeze = 1.5 * MASS * G / (2.0 * MU);
+    let mut commands = idle(&s);
+    commands.bodies[1].joints[1] = JointCommand::Effort(squeeze);
+    commands.bodies[1].joints[2] = JointCommand::Effort(squeeze);
+    let target = |z: f64| KinematicTarget {
+        pose: Isometry3::from_parts(Translation3::new(0.0, 0.0, z), UnitQuaternion::identity()),
+        linear_velocity: Vector3::new(0.0, 0.0, 0.05),
+        angular_velocity: Vector3::zeros(),
+    };
+    for k in 0..40 {
+        let z = PALM_Z + 0.05 * DT * k as f64;
+        if k == 20 {
+            let mut bad = commands.clone();
+            bad.bodies[1].root_target = Some(target(f64::NAN));
+            let error = seen.step(DT, &bad).expect_err("a non-finite root target is refused");
+            assert!(
+                error.to_string().contains("placement: expected a finite pose"),
+                "{error}"
+            );
+        }
+        commands.bodies[1].root_target = Some(target(z));
+        seen.step(DT, &commands).expect("the step succeeds");
+        unseen.step(DT, &commands).expect("the step succeeds");
+        for (a, b) in seen.state().bodies.iter().zip(&unseen.state().bodies) {
+            for (la, lb) in a.links.iter().zip(&b.links) {
+                assert_eq!(la.pose, lb.pose, "step {k}");
+                assert_eq!(la.linear_velocity, lb.linear_velocity, "step {k}");
+            }
+        }
+    }
+}
