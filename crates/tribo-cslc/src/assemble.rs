@@ -59,9 +59,11 @@ impl CslcPad {
             })
             .collect();
         let mut bottomed_out = None;
-        let states: Vec<_> = (0..n).map(|i| self.final_state(input, frames, prepared, i)).collect();
-        for (i, state) in states.into_iter().enumerate() {
-            let (center, contact, force_normal, friction, area, radius, sliding) = state;
+        // A sphere's final state reads only the solved field, never the sliding and contact
+        // flags the loop updates, so each is computed where it is used.
+        for i in 0..n {
+            let (center, contact, force_normal, friction, area, radius, sliding) =
+                self.final_state(input, frames, prepared, i);
             let world_center = pose * center;
             sphere_centers.push(world_center);
             self.set_sliding(i, sliding);

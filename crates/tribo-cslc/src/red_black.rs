@@ -57,7 +57,8 @@ impl CslcPad {
     pub(crate) fn red_black_sweeps(&mut self, input: &StepInput, prepared: &[Prepared], floor: f64) -> SweepEnd {
         let rho = self.chebyshev_radius().min(0.999_999);
         let mut omega = (2.0 / (1.0 + (1.0 - rho * rho).sqrt())).min(MAX_OMEGA);
-        let mut field = self.initial_iterate();
+        let mut field = self.take_spare_field();
+        self.initial_iterate_into(&mut field);
         let mut best = f64::INFINITY;
         let mut residual = f64::INFINITY;
         let mut iterations = 0;
@@ -96,7 +97,7 @@ impl CslcPad {
             iterations += 1;
         }
         *self.colors_mut() = colours;
-        *self.displacement_mut() = field;
+        self.commit_field(field);
         SweepEnd {
             iterations,
             residual,

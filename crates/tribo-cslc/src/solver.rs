@@ -24,14 +24,24 @@ const PARALLEL_MIN_SPHERES: usize = 2048;
 
 /// `f(i)` for every sphere `i < n`, in sphere order; in parallel for large lattices.
 fn map_spheres<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    let mut out = Vec::new();
+    map_spheres_into(n, f, &mut out);
+    out
+}
+
+/// [`map_spheres`] into `out` (cleared first), reusing its storage: the per-step lists of a pad
+/// are kept between steps so that a step allocates none of them.
+fn map_spheres_into<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send, out: &mut Vec<T>) {
+    out.clear();
     if n >= PARALLEL_MIN_SPHERES {
-        (0..n).into_par_iter().map(f).collect()
+        out.par_extend((0..n).into_par_iter().map(f));
     } else {
-        (0..n).map(f).collect()
+        out.extend((0..n).map(f));
     }
 }
 
 /// What a step knows of sphere `i` before its sweeps.
+#[derive(Debug, Clone)]
 pub(crate) struct Prepared {
     /// Stick anchor: last displacement carried by the relative surface motion (§3.4).
     pub anchor: Vector3<f64>,
@@ -130,6 +140,12 @@ pub struct CslcPad {
     colors: Vec<Vec<usize>>,
     /// Nearby spheres grouped, to skip the targets out of a group's reach (`reach.rs`).
     clusters: Clusters,
+    /// Storage of the step's [`Prepared`] list, kept between steps (its contents are only
+    /// meaningful during a step).
+    prepared: Vec<Prepared>,
+    /// Storage for the next step's iterate, kept between steps: a step sweeps in it and swaps it
+    /// with `displacement`, whose storage then waits here.
+    spare_field: Vec<Vector3<f64>>,
 }
 
 impl CslcPad {
@@ -166,6 +182,8 @@ impl CslcPad {
             colors,
             clusters,
             chebyshev_radius: radius,
+            prepared: Vec::new(),
+            spare_field: Vec::new(),
         })
     }
 
@@ -305,18 +323,32 @@ impl CslcPad {
     /// solutions extrapolated linearly (§4, "Warm start"). Remembers `δ_n` as the next step's
     /// `δ_{n−1}`. A sphere at rest in both steps stays exactly at rest.
     pub(crate) fn initial_iterate(&mut self) -> Vec<Vector3<f64>> {
-        let start: Vec<Vector3<f64>> = self
-            .displacement
-            .iter()
-            .zip(&self.previous_displacement)
-            .map(|(d, p)| d + (d - p))
-            .collect();
-        self.previous_displacement.clone_from(&self.displacement);
+        let mut start = Vec::with_capacity(self.displacement.len());
+        self.initial_iterate_into(&mut start);
         start
     }
 
-    pub(crate) fn displacement_mut(&mut self) -> &mut Vec<Vector3<f64>> {
-        &mut self.displacement
+    /// [`Self::initial_iterate`] into `start` (cleared first), reusing its storage.
+    pub(crate) fn initial_iterate_into(&mut self, start: &mut Vec<Vector3<f64>>) {
+        start.clear();
+        start.extend(
+            self.displacement
+                .iter()
+                .zip(&self.previous_displacement)
+                .map(|(d, p)| d + (d - p)),
+        );
+        self.previous_displacement.clone_from(&self.displacement);
+    }
+
+    /// The storage for a step's iterate (see `spare_field`), taken out of the pad.
+    pub(crate) fn take_spare_field(&mut self) -> Vec<Vector3<f64>> {
+        std::mem::take(&mut self.spare_field)
+    }
+
+    /// Makes `field` the solved displacements; the previous ones' storage is kept for the next
+    /// step's iterate.
+    pub(crate) fn commit_field(&mut self, field: Vec<Vector3<f64>>) {
+        self.spare_field = std::mem::replace(&mut self.displacement, field);
     }
 
     /// Advances the pad by one step and returns the patch.
@@ -354,9 +386,9 @@ impl CslcPad {
 
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
-        let prepared: Vec<Prepared> = map_spheres(n, |i| {
+        let mut prepared = std::mem::take(&mut self.prepared);
+        let prepare = |i: usize| {
             let delta = self.displacement.get(i).copied().unwrap_or_default();
-            let world = pose * self.center(i, &delta);
             let carried = match self
                 .contact_target
                 .get(i)
@@ -365,6 +397,8 @@ impl CslcPad {
                 .and_then(|t| targets.get(t))
             {
                 Some(target) => {
+                    // Only a sphere in contact carries its anchor with the surface.
+                    let world = pose * self.center(i, &delta);
                     let relative = target.surface_velocity(&world) - input.pad_twist.velocity_at(&origin, &world);
                     delta + pose.rotation.inverse() * relative * input.dt
                 }
@@ -391,7 +425,8 @@ impl CslcPad {
                 stick,
                 stick_limit: if slid { input.dynamic_friction } else { input.friction },
             }
-        });
+        };
+        map_spheres_into(n, prepare, &mut prepared);
         let mut fast_impact_sphere = None;
         for (i, p) in prepared.iter().enumerate() {
             let jump = &p.jump;
@@ -402,10 +437,20 @@ impl CslcPad {
         }
 
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
-        if self.params.acceleration == Acceleration::RedBlackSor {
-            let sweeps = self.red_black_sweeps(input, &prepared, floor);
-            return Ok(self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere));
-        }
+        let sweeps = if self.params.acceleration == Acceleration::RedBlackSor {
+            self.red_black_sweeps(input, &prepared, floor)
+        } else {
+            self.chebyshev_sweeps(input, &prepared, floor)
+        };
+        let patch = self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere);
+        self.prepared = prepared;
+        Ok(patch)
+    }
+
+    /// The sweeps of the Jacobi family (damped Jacobi or Chebyshev semi-iteration); every sweep
+    /// maps all spheres from the previous iterate.
+    fn chebyshev_sweeps(&mut self, input: &StepInput, prepared: &[Prepared], floor: f64) -> SweepEnd {
+        let n = self.lattice.len();
         let mut current = self.initial_iterate();
         let mut previous = current.clone();
         let mut omega = 1.0;
@@ -416,7 +461,7 @@ impl CslcPad {
         let mut residual = f64::INFINITY;
         let mut converged = false;
         while iterations < self.params.max_iterations {
-            let steps: Vec<_> = map_spheres(n, |i| self.sphere_step(input, &prepared, &current, i));
+            let steps: Vec<_> = map_spheres(n, |i| self.sphere_step(input, prepared, &current, i));
             let unbalanced: f64 = steps.iter().map(|s| s.residual).sum();
             let load: f64 = steps.iter().map(|s| s.normal_force).sum();
             residual = unbalanced / load.max(floor);
@@ -471,12 +516,11 @@ impl CslcPad {
             previous = std::mem::replace(&mut current, next);
         }
         self.displacement = current;
-        let sweeps = SweepEnd {
+        SweepEnd {
             iterations,
             residual,
             converged,
-        };
-        Ok(self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere))
+        }
     }
 
     /// Forces of sphere `i` at the solved field: `(centre (pad frame), contact, f_n, friction
