@@ -276,6 +276,7 @@ impl CslcPad {
 
     /// The local Newton step of sphere `i` against the field `field` (`local.rs`); `prepared[i]`
     /// holds its stick anchor and linearised target surface for this step.
+    #[inline]
     pub(crate) fn sphere_step(
         &self,
         input: &StepInput,
