@@ -53,7 +53,7 @@ pub(crate) fn hertz(contact_coefficient: f64, penetration: f64) -> (f64, f64) {
 /// The terms of a touching sphere's stick and slide solutions that depend only on its stiffness,
 /// the target normal `m` and the stick anchor: all three are fixed over a step's sweeps (the
 /// surface is linearised once per step, the anchor is carried from the last step), so the terms
-/// are computed once per sphere and step rather than in every sweep.
+/// are computed at most once per sphere and step rather than in every sweep.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct StickTerms {
     /// `t* = u − m (m·u)`, the anchor's tangential part.

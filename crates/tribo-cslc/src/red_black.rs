@@ -54,7 +54,7 @@ pub(crate) fn colour_classes(lattice: &Lattice) -> Vec<Vec<usize>> {
 impl CslcPad {
     /// Sweeps to the tolerance; returns how they ended and leaves the
     /// solved field in the pad.
-    pub(crate) fn red_black_sweeps(&mut self, input: &StepInput, prepared: &[Prepared], floor: f64) -> SweepEnd {
+    pub(crate) fn red_black_sweeps(&mut self, input: &StepInput, prepared: &mut [Prepared], floor: f64) -> SweepEnd {
         let rho = self.chebyshev_radius().min(0.999_999);
         let mut omega = (2.0 / (1.0 + (1.0 - rho * rho).sqrt())).min(MAX_OMEGA);
         let mut field = self.take_spare_field();
@@ -76,7 +76,7 @@ impl CslcPad {
                     if self.is_at_rest(prepared, &field, i) {
                         continue;
                     }
-                    let step = self.sphere_step(input, prepared, &field, i);
+                    let step = self.sphere_step_keeping_terms(input, prepared, &field, i);
                     unbalanced += step.residual;
                     load += step.normal_force;
                     let w = if step.normal_force > 0.0 { 1.0 } else { omega };

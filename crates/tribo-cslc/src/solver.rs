@@ -49,7 +49,8 @@ pub(crate) struct Prepared {
     pub jump: f64,
     /// The nearest target's surface, linearised at the start of the step.
     pub surface: Option<Surface>,
-    /// The stick terms of that surface's normal and the anchor (`local.rs`).
+    /// The stick terms of that surface's normal and the anchor (`local.rs`), once computed: only
+    /// a sphere that touches in the sweeps needs them (see [`CslcPad::sphere_step_keeping_terms`]).
     pub stick: Option<StickTerms>,
     /// Stick limit `μ_lim` this step: `μ_d` if the sphere slid in the last step, else `μ_s`
     /// (`local.rs`).
@@ -275,7 +276,8 @@ impl CslcPad {
     }
 
     /// The local Newton step of sphere `i` against the field `field` (`local.rs`); `prepared[i]`
-    /// holds its stick anchor and linearised target surface for this step.
+    /// holds its stick anchor, linearised target surface and stick terms for this step (all of
+    /// them: see [`Self::fill_stick_terms`]).
     #[inline]
     pub(crate) fn sphere_step(
         &self,
@@ -285,20 +287,83 @@ impl CslcPad {
         i: usize,
     ) -> crate::local::LocalStep {
         let delta = field.get(i).copied().unwrap_or_default();
+        let here = prepared.get(i);
+        let contact = here.and_then(|p| Some((p.surface?.contact_at(&delta)?, p.stick.as_ref()?)));
+        self.local_step_of(input, here, contact, field, i, delta)
+    }
+
+    /// [`Self::sphere_step`] for sweeps that run in sphere order on one thread: the stick terms of
+    /// sphere `i` are computed when it first touches in the step and kept in `prepared[i]`. Most
+    /// spheres near a target never touch it, so most never need them.
+    #[inline]
+    pub(crate) fn sphere_step_keeping_terms(
+        &self,
+        input: &StepInput,
+        prepared: &mut [Prepared],
+        field: &[Vector3<f64>],
+        i: usize,
+    ) -> crate::local::LocalStep {
+        let delta = field.get(i).copied().unwrap_or_default();
+        let Some(here) = prepared.get_mut(i) else {
+            return self.local_step_of(input, None, None, field, i, delta);
+        };
+        let touching = here.surface.and_then(|s| s.contact_at(&delta));
+        if touching.is_some() && here.stick.is_none() {
+            here.stick = self.stick_terms(i, here);
+        }
+        let here = &*here;
+        let contact = touching.and_then(|c| Some((c, here.stick.as_ref()?)));
+        self.local_step_of(input, Some(here), contact, field, i, delta)
+    }
+
+    /// The local problem of sphere `i` at displacement `delta` with its contact, solved.
+    #[inline]
+    fn local_step_of(
+        &self,
+        input: &StepInput,
+        here: Option<&Prepared>,
+        contact: Option<(Contact, &StickTerms)>,
+        field: &[Vector3<f64>],
+        i: usize,
+        delta: Vector3<f64>,
+    ) -> crate::local::LocalStep {
         let area = self.lattice.spheres().get(i).map_or(0.0, |s| s.area);
         let identity = Matrix3::identity();
-        let here = prepared.get(i);
         let problem = LocalProblem {
             stiffness: self.stiffness.get(i).unwrap_or(&identity),
             compliance: self.compliance.get(i).unwrap_or(&identity),
             neighbour_pull: self.neighbour_pull(i, field),
             delta,
-            contact: here.and_then(|p| Some((p.surface?.contact_at(&delta)?, p.stick.as_ref()?))),
+            contact,
             contact_coefficient: self.params.contact_stiffness * area,
             stick_limit: here.map_or(input.friction, |p| p.stick_limit),
             slide_friction: input.dynamic_friction,
         };
         local_step(&problem)
+    }
+
+    /// The stick terms of sphere `i` against its prepared surface and anchor (`None` without a
+    /// surface).
+    fn stick_terms(&self, i: usize, p: &Prepared) -> Option<StickTerms> {
+        let identity = Matrix3::identity();
+        p.surface.map(|s| {
+            StickTerms::new(
+                self.stiffness.get(i).unwrap_or(&identity),
+                self.compliance.get(i).unwrap_or(&identity),
+                &s.normal,
+                &p.anchor,
+            )
+        })
+    }
+
+    /// Computes the stick terms of every sphere with a surface, for sweeps that map all spheres
+    /// from one iterate ([`Self::sphere_step`] cannot keep them).
+    fn fill_stick_terms(&self, prepared: &mut [Prepared]) {
+        for (i, p) in prepared.iter_mut().enumerate() {
+            if p.stick.is_none() {
+                p.stick = self.stick_terms(i, p);
+            }
+        }
     }
 
     pub(crate) fn colors_mut(&mut self) -> &mut Vec<Vec<usize>> {
@@ -410,20 +475,11 @@ impl CslcPad {
             let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
             let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
             let slid = self.sliding.get(i).copied().unwrap_or(false);
-            let identity = Matrix3::identity();
-            let stick = surface.map(|s| {
-                StickTerms::new(
-                    self.stiffness.get(i).unwrap_or(&identity),
-                    self.compliance.get(i).unwrap_or(&identity),
-                    &s.normal,
-                    &carried,
-                )
-            });
             Prepared {
                 anchor: carried,
                 jump,
                 surface,
-                stick,
+                stick: None,
                 stick_limit: if slid { input.dynamic_friction } else { input.friction },
             }
         };
@@ -439,8 +495,9 @@ impl CslcPad {
 
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
         let sweeps = if self.params.acceleration == Acceleration::RedBlackSor {
-            self.red_black_sweeps(input, &prepared, floor)
+            self.red_black_sweeps(input, &mut prepared, floor)
         } else {
+            self.fill_stick_terms(&mut prepared);
             self.chebyshev_sweeps(input, &prepared, floor)
         };
         let patch = self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere);
