@@ -20,6 +20,9 @@ pub(crate) enum TargetFrame<'a> {
         shape: &'a dyn Shape,
         rotation: Matrix3<f64>,
         translation: Vector3<f64>,
+        /// `|t|` when the shape's distance is exact and convex, else `None`: asked for every
+        /// sphere near the target ([`TargetFrame::exact_convex_scale`]), so computed once.
+        convex_scale: Option<f64>,
     },
     /// Any other target, queried in the world.
     World {
@@ -34,10 +37,12 @@ impl<'a> TargetFrame<'a> {
         match target.posed_shape() {
             Some((shape, shape_pose)) => {
                 let relative = shape_pose.inverse() * pad_pose;
+                let translation = relative.translation.vector;
                 TargetFrame::Shape {
                     shape,
                     rotation: relative.rotation.to_rotation_matrix().into_inner(),
-                    translation: relative.translation.vector,
+                    translation,
+                    convex_scale: shape.exact_convex_distance().then(|| translation.norm()),
                 }
             }
             None => TargetFrame::World {
@@ -54,6 +59,7 @@ impl<'a> TargetFrame<'a> {
                 shape,
                 rotation,
                 translation,
+                ..
             } => shape.local_distance(&Point3::from(rotation * q.coords + translation)),
             TargetFrame::World { target, pad_pose } => target.distance(&(pad_pose * q)),
         }
@@ -68,9 +74,10 @@ impl<'a> TargetFrame<'a> {
                 shape,
                 rotation,
                 translation,
-            } if shape.exact_convex_distance() => {
+                convex_scale: Some(scale),
+            } => {
                 let local = Point3::from(rotation * q.coords + translation);
-                Some((shape.local_distance(&local), translation.norm() + local.coords.norm()))
+                Some((shape.local_distance(&local), scale + local.coords.norm()))
             }
             _ => None,
         }
@@ -81,8 +88,8 @@ impl<'a> TargetFrame<'a> {
     /// `None` for any other target.
     pub fn exact_convex_scale(&self) -> Option<f64> {
         match self {
-            TargetFrame::Shape { shape, translation, .. } if shape.exact_convex_distance() => Some(translation.norm()),
-            _ => None,
+            TargetFrame::Shape { convex_scale, .. } => *convex_scale,
+            TargetFrame::World { .. } => None,
         }
     }
 
@@ -93,6 +100,7 @@ impl<'a> TargetFrame<'a> {
                 shape,
                 rotation,
                 translation,
+                ..
             } => {
                 let (distance, normal) =
                     shape.local_distance_and_normal(&Point3::from(rotation * q.coords + translation));
@@ -109,6 +117,7 @@ impl<'a> TargetFrame<'a> {
                 shape,
                 rotation,
                 translation,
+                ..
             } => rotation.tr_mul(&shape.local_normal(&Point3::from(rotation * q.coords + translation))),
             TargetFrame::World { target, pad_pose } => pad_pose.rotation.inverse() * target.normal(&(pad_pose * q)),
         }
