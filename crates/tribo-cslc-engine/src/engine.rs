@@ -200,6 +200,12 @@ impl Engine for CslcEngine {
             ));
         }
         self.contacts = contacts;
+        // The patches are read: their lists become the storage of the pads' next patches.
+        for (pad, step) in self.pads.iter_mut().zip(steps) {
+            if let Some(step) = step {
+                pad.solver.recycle(step.patch);
+            }
+        }
         Ok(report)
     }
 

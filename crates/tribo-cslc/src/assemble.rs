@@ -4,7 +4,7 @@ use nalgebra::{Point3, Vector3};
 
 use crate::frames::TargetFrame;
 use crate::local::hertz;
-use crate::result::{PatchResult, Wrench};
+use crate::result::{refill, PatchResult, Wrench};
 use crate::solver::{CslcPad, Prepared, StepInput, SweepEnd};
 
 impl CslcPad {
@@ -26,38 +26,50 @@ impl CslcPad {
         let pose = input.pad_pose;
         let origin = Point3::from(pose.translation.vector);
         let n = self.lattice().len();
-        let mut normal_forces = vec![0.0; n];
-        let mut pressures = vec![0.0; n];
-        let mut sphere_forces = vec![Vector3::zeros(); n];
-        let mut sphere_centers = Vec::with_capacity(n);
-        let mut target_wrenches = vec![Wrench::default(); input.targets.len()];
+        // The lists of a patch given back (`recycle`), else empty ones.
+        let mut lists = self.take_patch_lists();
+        let mut normal_forces = std::mem::take(&mut lists.normal_forces);
+        refill(&mut normal_forces, n, 0.0);
+        let mut pressures = std::mem::take(&mut lists.pressures);
+        refill(&mut pressures, n, 0.0);
+        let mut sphere_forces = std::mem::take(&mut lists.sphere_forces);
+        refill(&mut sphere_forces, n, Vector3::zeros());
+        let mut sphere_centers = std::mem::take(&mut lists.sphere_centers);
+        sphere_centers.clear();
+        let mut target_wrenches = std::mem::take(&mut lists.target_wrenches);
+        refill(&mut target_wrenches, input.targets.len(), Wrench::default());
         let mut pad = Wrench::default();
         let mut contact_area = 0.0;
         let mut weighted_center = Vector3::zeros();
         let mut normal_sum = Vector3::zeros();
         let mut total_normal = 0.0;
-        let mut tangential = vec![Vector3::zeros(); n];
-        let mut sphere_targets = vec![None; n];
-        let mut sphere_normals = vec![Vector3::zeros(); n];
-        let mut penetrations = vec![0.0; n];
-        let mut sphere_friction = vec![0.0; n];
-        let deflections: Vec<f64> = self
-            .displacements()
-            .iter()
-            .zip(self.lattice().spheres())
-            .map(|(d, s)| -d.dot(&s.normal))
-            .collect();
+        let mut tangential = std::mem::take(&mut lists.tangential);
+        refill(&mut tangential, n, Vector3::zeros());
+        let mut sphere_targets = std::mem::take(&mut lists.sphere_targets);
+        refill(&mut sphere_targets, n, None);
+        let mut sphere_normals = std::mem::take(&mut lists.sphere_normals);
+        refill(&mut sphere_normals, n, Vector3::zeros());
+        let mut penetrations = std::mem::take(&mut lists.penetrations);
+        refill(&mut penetrations, n, 0.0);
+        let mut sphere_friction = std::mem::take(&mut lists.sphere_friction);
+        refill(&mut sphere_friction, n, 0.0);
+        let mut deflections = std::mem::take(&mut lists.deflections);
+        deflections.clear();
+        deflections.extend(
+            self.displacements()
+                .iter()
+                .zip(self.lattice().spheres())
+                .map(|(d, s)| -d.dot(&s.normal)),
+        );
         // Spheres near a target but not touching it: the linearised surface at the solved field.
-        let approaches: Vec<Option<(usize, f64, Vector3<f64>)>> = prepared
-            .iter()
-            .zip(self.displacements())
-            .map(|(p, d)| {
-                p.surface.map(|s| {
-                    let phi = s.penetration - s.normal.dot(&(d - s.delta));
-                    (s.target, phi, pose.rotation * s.normal)
-                })
+        let mut approaches = std::mem::take(&mut lists.approaches);
+        approaches.clear();
+        approaches.extend(prepared.iter().zip(self.displacements()).map(|(p, d)| {
+            p.surface.map(|s| {
+                let phi = s.penetration - s.normal.dot(&(d - s.delta));
+                (s.target, phi, pose.rotation * s.normal)
             })
-            .collect();
+        }));
         let mut bottomed_out = None;
         // A sphere's final state reads only the solved field, never the sliding and contact
         // flags the loop updates, so each is computed where it is used.
@@ -149,6 +161,8 @@ impl CslcPad {
             ));
         }
         let fast_impact = fast_impact_sphere.is_some() || bottomed_out.is_some();
+        lists.tangential = tangential;
+        self.keep_patch_lists(lists);
         PatchResult {
             total_force: pad.force,
             total_torque: pad.torque,

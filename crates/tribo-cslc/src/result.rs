@@ -83,3 +83,46 @@ pub struct PatchResult {
     /// Human-readable explanation whenever `converged` is false or `fast_impact` is true.
     pub warning: Option<String>,
 }
+
+/// The lists of a [`PatchResult`] as storage: a pad keeps those of a patch given back
+/// ([`crate::CslcPad::recycle`]) and fills them in place in its next step instead of allocating
+/// them anew. Their contents are never read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PatchLists {
+    pub target_wrenches: Vec<Wrench>,
+    pub normal_forces: Vec<f64>,
+    pub pressures: Vec<f64>,
+    pub sphere_forces: Vec<Vector3<f64>>,
+    pub sphere_centers: Vec<Point3<f64>>,
+    pub sphere_targets: Vec<Option<usize>>,
+    pub approaches: Vec<Option<(usize, f64, Vector3<f64>)>>,
+    pub sphere_normals: Vec<Vector3<f64>>,
+    pub penetrations: Vec<f64>,
+    pub deflections: Vec<f64>,
+    pub sphere_friction: Vec<f64>,
+    /// Each sphere's friction (world), for the friction moment; not part of the patch.
+    pub tangential: Vec<Vector3<f64>>,
+}
+
+impl PatchLists {
+    /// Keeps the lists of `patch` (and the friction list already kept).
+    pub fn keep(&mut self, patch: PatchResult) {
+        self.target_wrenches = patch.target_wrenches;
+        self.normal_forces = patch.normal_forces;
+        self.pressures = patch.pressures;
+        self.sphere_forces = patch.sphere_forces;
+        self.sphere_centers = patch.sphere_centers;
+        self.sphere_targets = patch.sphere_targets;
+        self.approaches = patch.approaches;
+        self.sphere_normals = patch.sphere_normals;
+        self.penetrations = patch.penetrations;
+        self.deflections = patch.deflections;
+        self.sphere_friction = patch.sphere_friction;
+    }
+}
+
+/// `list` cleared and filled with `n` copies of `value` (its storage reused).
+pub(crate) fn refill<T: Clone>(list: &mut Vec<T>, n: usize, value: T) {
+    list.clear();
+    list.resize(n, value);
+}

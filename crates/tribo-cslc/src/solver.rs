@@ -14,7 +14,7 @@ use crate::geometry::{CslcError, Lattice};
 use crate::local::{local_compliance, local_step, local_stiffness, Contact, LocalProblem, StickTerms};
 use crate::params::{Acceleration, CslcParams};
 use crate::reach::{Clusters, ALL_TARGETS};
-use crate::result::PatchResult;
+use crate::result::{PatchLists, PatchResult};
 use crate::target::{Target, Twist};
 
 /// Lattices with fewer spheres are swept on the calling thread: a parallel sweep's fork/join
@@ -147,6 +147,8 @@ pub struct CslcPad {
     /// Storage for the next step's iterate, kept between steps: a step sweeps in it and swaps it
     /// with `displacement`, whose storage then waits here.
     spare_field: Vec<Vector3<f64>>,
+    /// Storage of the next patch's lists (`recycle`).
+    patch_lists: PatchLists,
 }
 
 impl CslcPad {
@@ -185,6 +187,7 @@ impl CslcPad {
             chebyshev_radius: radius,
             prepared: Vec::new(),
             spare_field: Vec::new(),
+            patch_lists: PatchLists::default(),
         })
     }
 
@@ -201,6 +204,23 @@ impl CslcPad {
     /// Current displacements `δ_i` in the pad frame.
     pub fn displacements(&self) -> &[Vector3<f64>] {
         &self.displacement
+    }
+
+    /// Gives back a patch this pad returned, once read: its next step fills the patch's lists in
+    /// place instead of allocating them (a pad stepped every millisecond otherwise allocates a
+    /// dozen per-sphere lists per step). Optional; the patch's values play no part.
+    pub fn recycle(&mut self, patch: PatchResult) {
+        self.patch_lists.keep(patch);
+    }
+
+    /// The kept patch lists, taken out for a step's patch.
+    pub(crate) fn take_patch_lists(&mut self) -> PatchLists {
+        std::mem::take(&mut self.patch_lists)
+    }
+
+    /// Keeps `lists` (what a step's patch did not take) for the next step.
+    pub(crate) fn keep_patch_lists(&mut self, lists: PatchLists) {
+        self.patch_lists = lists;
     }
 
     /// Forgets the warm start.

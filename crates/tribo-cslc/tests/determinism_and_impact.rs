@@ -66,3 +66,30 @@ fn a_fast_impact_is_reported() {
         result.warning
     );
 }
+
+/// A pad given back its patches (`recycle`) returns the same patches as one that is not: the
+/// lists are storage only. The ball sinks in and leaves again, so spheres enter and leave contact.
+#[test]
+fn recycled_patches_change_nothing() {
+    let mut fresh = common::flat_pad(12, 0.02, common::params());
+    let mut recycling = common::flat_pad(12, 0.02, common::params());
+    for k in 0..12 {
+        let depth = 8e-5 * (1.0 - (k as f64 - 6.0).abs() / 6.0);
+        let ball = Posed::new(
+            Sphere { radius: 0.03 },
+            Isometry3::from(Translation3::new(0.001 * k as f64, 0.0, 0.03 - depth)),
+        );
+        let plane = common::plane_above(-1e-3);
+        let one: [&dyn Target; 1] = [&ball];
+        let two: [&dyn Target; 2] = [&ball, &plane];
+        let targets: &[&dyn Target] = if k % 3 == 0 { &two } else { &one };
+        let expected = common::step(&mut fresh, targets, 0.5);
+        let patch = common::step(&mut recycling, targets, 0.5);
+        assert_eq!(patch, expected, "step {k}");
+        if k == 6 {
+            assert!(expected.total_force.norm() > 0.0, "the ball presses at its deepest");
+        }
+        recycling.recycle(patch);
+    }
+    assert_eq!(fresh.displacements(), recycling.displacements());
+}
