@@ -25,10 +25,9 @@
 
 use nalgebra::{DMatrix, DVector, Matrix3};
 
-use crate::pivoted_cholesky::PivotedCholesky;
-
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
+use crate::pivoted_cholesky::PivotedCholesky;
 
 /// A contact's tangential impulse counts as sticking when it stays inside its friction set shrunk
 /// by this factor (a point on the boundary slides and is held by the step).
@@ -46,9 +45,7 @@ pub(crate) struct SubspaceStep {
     matrix: DMatrix<f64>,
     /// The pivoted Cholesky factor of A_FF.
     factor: PivotedCholesky,
-    /// −w_F at the λ of entry.
-    rhs: DVector<f64>,
-    /// Δ_F.
+    /// −w_F at the λ of entry, then Δ_F.
     step: DVector<f64>,
 }
 
@@ -108,7 +105,7 @@ impl SubspaceStep {
     /// One subspace step on the rows chosen by [`Self::select`]: λ_F += Δ_F, each touched contact
     /// projected onto its feasible set, and the operator's velocity state `velocity` (see
     /// [`DelassusRows::velocity_len`]) kept consistent with λ. Returns false, changing nothing,
-    /// when the proximal system cannot be factored (not positive definite in floating point).
+    /// when A_FF is not semi-definite in floating point or the step is not finite.
     pub fn apply<D: DelassusRows>(
         &mut self,
         problem: &ContactProblem<D>,
@@ -121,18 +118,16 @@ impl SubspaceStep {
         }
         self.assemble(problem);
         // −w_F at the current λ.
-        resize(&mut self.rhs, n);
+        resize(&mut self.step, n);
         let b = problem.free_velocity.as_slice();
         for m in &self.members {
             let w = problem.delassus.block_row_dot_with(m.contact, lambda, velocity);
             for (k, row) in m.free_rows().enumerate() {
                 let bias = b.get(3 * m.contact + row).copied().unwrap_or(0.0);
-                self.rhs[m.start + k] = -(w[row] + bias);
+                self.step[m.start + k] = -(w[row] + bias);
             }
         }
         // Δ_F: the least-norm solution of A_FF Δ = −w_F by Cholesky with diagonal pivoting.
-        resize(&mut self.step, n);
-        self.step.copy_from(&self.rhs);
         if !(self.factor.factor(&self.matrix) && self.factor.solve_min_norm(&mut self.step)) {
             return false;
         }
