@@ -11,7 +11,10 @@
 //! **Normal target** (the normal row asks `v_n⁺ ≥ target`, i.e. `w = v_n⁺ − target ≥ 0`, h = dt):
 //! - rigid contact, penetrating (depth d ≥ 0): Baumgarte stabilisation
 //!   `target = β · max(d − slop, 0) / h` (β = `erp`, default 0.2; slop default 0.1 mm). It acts on
-//!   the normal only, so it cannot make a sticking contact creep;
+//!   the normal only, so it cannot make a sticking contact creep. A gap below 1 nm counts as
+//!   touching (target 0): faces resting exactly on each other show gaps and depths of rounding size
+//!   (1e-12 m), and `−g / h` from those would ask a face's corners for normal velocities no rigid
+//!   motion gives, which the solver then chases for its whole sweep cap (`tests/resting_column.rs`);
 //! - rigid contact, separated by a gap g = −d ≤ margin (speculative contact): `target = −g / h`,
 //!   the surfaces may close the gap during the step but not cross;
 //! - restitution (Newton's law): when e > 0 and the approach speed before the step `v_a = −v_n⁻`
@@ -325,12 +328,16 @@ pub(crate) fn compliant_rows(
     Ok(())
 }
 
+/// Gaps below this (m) are contact: targets from rounding-level gaps would ask the corners of a
+/// resting face for normal velocities no rigid motion gives.
+const TOUCHING_GAP: f64 = 1e-9;
+
 /// Normal target of a rigid contact (module docs): with restitution when the approach before the
 /// step earns it, else a [`Strike`] for a speculative contact with e > 0 that its free normal
 /// velocity `free` (m/s) does not shut.
 fn rigid_target(ctx: &BuildContext, raw: &RawPoint, restitution: f64, approach: f64, free: f64) -> RigidTarget {
     let (o, h) = (ctx.options, ctx.dt);
-    let settled = if raw.depth >= 0.0 {
+    let settled = if raw.depth >= -TOUCHING_GAP {
         o.erp * (raw.depth - o.contact_slop).max(0.0) / h
     } else {
         raw.depth / h
