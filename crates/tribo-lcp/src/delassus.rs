@@ -56,6 +56,17 @@ pub trait DelassusRows {
         Matrix3::from_fn(|r, c| self.entry(bi + r, bj + c))
     }
 
+    /// Visits the parts of block row i: `visit(j, part)` for each stored part of Aᵢⱼ, the parts of
+    /// one j summing (in the order visited) to [`Self::block`]`(i, j)`; blocks known to be zero may
+    /// be skipped. The subspace steps of PGS assemble A_FF this way (`crate::subspace`): one walk
+    /// per row instead of a lookup per pair. The default visits every block through
+    /// [`Self::block`]; override when the operator can walk its rows.
+    fn visit_block_row(&self, i: usize, visit: &mut dyn FnMut(usize, &Matrix3<f64>)) {
+        for j in 0..self.dim() / 3 {
+            visit(j, &self.block(i, j));
+        }
+    }
+
     /// out = A x, row by row. Override when a faster product exists.
     fn multiply(&self, x: &[f64], out: &mut [f64]) {
         for (row, value) in out.iter_mut().enumerate() {
@@ -506,6 +517,13 @@ impl DelassusRows for BlockSparseDelassus {
 
     fn block(&self, i: usize, j: usize) -> Matrix3<f64> {
         BlockSparseDelassus::block(self, i, j)
+    }
+
+    fn visit_block_row(&self, i: usize, visit: &mut dyn FnMut(usize, &Matrix3<f64>)) {
+        let (columns, blocks) = self.block_row(i);
+        for (&j, block) in columns.iter().zip(blocks) {
+            visit(j, block);
+        }
     }
 
     fn diagonal_block(&self, contact: usize) -> Matrix3<f64> {

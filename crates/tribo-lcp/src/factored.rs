@@ -324,6 +324,23 @@ impl DelassusRows for FactoredDelassus {
         block
     }
 
+    /// A₀'s row, then for each of contact i's sides the products `j_i g_j` with every contact j
+    /// on the side's body (the terms of [`Self::block`], in its order for each j).
+    fn visit_block_row(&self, i: usize, visit: &mut dyn FnMut(usize, &Matrix3<f64>)) {
+        self.assembled.visit_block_row(i, visit);
+        let f = &*self.factors;
+        for si in self.contact_sides(i) {
+            let (Some(&start), Some(&end)) = (f.slot_start.get(si.slot), f.slot_start.get(si.slot + 1)) else {
+                continue;
+            };
+            for &(j, k) in f.slot_sides.get(start..end).unwrap_or(&[]) {
+                if let Some(sj) = f.sides.get(k) {
+                    visit(j, &(si.rows * sj.response));
+                }
+            }
+        }
+    }
+
     fn diagonal_block(&self, contact: usize) -> Matrix3<f64> {
         let factored = self
             .factors

@@ -446,9 +446,10 @@ const SUBSPACE_RATE: f64 = 0.3;
 /// A subspace step must make the next sweep's residual this much smaller than the one before it.
 const SUBSPACE_GAIN: f64 = 0.01;
 
-/// What a subspace step costs, in sweeps of its island: forming, factoring and solving A_FF took
-/// as many instructions as 14 sweeps on SR1's two feet (24 rows, 8 contacts on one articulated
-/// body) and about 15 on a column of five cubes (60 rows) (callgrind, `samples/bench`).
+/// What a subspace step costs, in sweeps of its island: forming, factoring and solving A_FF take
+/// as many instructions as about 13 sweeps on SR1's two feet (24 rows, 8 contacts on one
+/// articulated body, rank 12; 14 before the left-looking factorisation) and about 15 on a column
+/// of five cubes (60 rows) (callgrind, `samples/bench`).
 const SUBSPACE_COST: f64 = 16.0;
 
 impl SubspaceSchedule {

@@ -23,7 +23,7 @@
 //! allows; a part of w_F no active set can cancel is dropped, where a regularised solve would
 //! amplify it by the inverse of its regularisation.
 
-use nalgebra::{DMatrix, DVector, Matrix3};
+use nalgebra::{DMatrix, DVector};
 
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
@@ -43,6 +43,8 @@ pub(crate) struct SubspaceStep {
     count: usize,
     /// A_FF.
     matrix: DMatrix<f64>,
+    /// Each contact's index in `members` ([`NOT_A_MEMBER`] for the others), while assembling.
+    member_of: Vec<usize>,
     /// The pivoted Cholesky factor of A_FF.
     factor: PivotedCholesky,
     /// −w_F at the λ of entry, then Δ_F.
@@ -53,14 +55,17 @@ pub(crate) struct SubspaceStep {
 struct Member {
     contact: usize,
     start: usize,
-    free: [bool; 3],
+    /// The free rows among the contact's three (0 normal, 1 and 2 tangents): the first
+    /// `free_count` entries.
+    free: [usize; 3],
+    free_count: usize,
     acts: [bool; 2],
 }
 
 impl Member {
-    /// The free rows among the contact's three (0 normal, 1 and 2 tangents).
-    fn free_rows(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..3).filter(|&r| self.free[r])
+    /// The free rows among the contact's three, ascending.
+    fn free_rows(&self) -> &[usize] {
+        &self.free[..self.free_count]
     }
 }
 
@@ -90,14 +95,21 @@ impl SubspaceStep {
             let tangential = [l[1], l[2]];
             let sticking = friction.model.project(tangential, friction.mu * l[0] * STICKING_MARGIN) == tangential;
             let acts = [inv[1] != 0.0, inv[2] != 0.0];
-            let free = [true, sticking && acts[0], sticking && acts[1]];
+            // The normal row, and the tangents when sticking.
+            let (free, free_count) = match (sticking && acts[0], sticking && acts[1]) {
+                (true, true) => ([0, 1, 2], 3),
+                (true, false) => ([0, 1, 0], 2),
+                (false, true) => ([0, 2, 0], 2),
+                (false, false) => ([0, 0, 0], 1),
+            };
             self.members.push(Member {
                 contact,
                 start: self.count,
                 free,
+                free_count,
                 acts,
             });
-            self.count += free.iter().filter(|f| **f).count();
+            self.count += free_count;
         }
         self.count
     }
@@ -122,7 +134,7 @@ impl SubspaceStep {
         let b = problem.free_velocity.as_slice();
         for m in &self.members {
             let w = problem.delassus.block_row_dot_with(m.contact, lambda, velocity);
-            for (k, row) in m.free_rows().enumerate() {
+            for (k, &row) in m.free_rows().iter().enumerate() {
                 let bias = b.get(3 * m.contact + row).copied().unwrap_or(0.0);
                 self.step[m.start + k] = -(w[row] + bias);
             }
@@ -141,7 +153,7 @@ impl SubspaceStep {
                 continue;
             };
             let entry = [l[0], l[1], l[2]];
-            for (k, row) in m.free_rows().enumerate() {
+            for (k, &row) in m.free_rows().iter().enumerate() {
                 l[row] += self.step[m.start + k];
             }
             l[0] = l[0].max(0.0);
@@ -156,27 +168,60 @@ impl SubspaceStep {
         true
     }
 
-    /// A_FF from the operator's blocks, one block per pair of members.
+    /// A_FF from the operator's blocks: one walk over each member's block row
+    /// ([`DelassusRows::visit_block_row`]), the parts of the blocks between members summed in.
     fn assemble<D: DelassusRows>(&mut self, problem: &ContactProblem<D>) {
         let n = self.count;
         if self.matrix.shape() != (n, n) {
             self.matrix = DMatrix::zeros(n, n);
         }
-        let matrix = self.matrix.as_mut_slice();
-        for mj in &self.members {
-            for mi in &self.members {
-                let block: Matrix3<f64> = problem.delassus.block(mi.contact, mj.contact);
+        let Self {
+            members,
+            matrix,
+            member_of,
+            ..
+        } = self;
+        matrix.as_mut_slice().fill(0.0);
+        member_of.clear();
+        member_of.resize(problem.contact_count(), NOT_A_MEMBER);
+        for (index, m) in members.iter().enumerate() {
+            if let Some(slot) = member_of.get_mut(m.contact) {
+                *slot = index;
+            }
+        }
+        let matrix = matrix.as_mut_slice();
+        for mi in members.iter() {
+            problem.delassus.visit_block_row(mi.contact, &mut |j, block| {
+                let Some(mj) = member_of.get(j).and_then(|&index| members.get(index)) else {
+                    return;
+                };
                 // Column-major: entry (row, col) of A_FF at col n + row.
-                for (s, b) in mj.free_rows().enumerate() {
-                    let column = &mut matrix[(mj.start + s) * n..];
-                    for (r, a) in mi.free_rows().enumerate() {
-                        column[mi.start + r] = block[(a, b)];
+                let block = block.as_slice();
+                for (s, &b) in mj.free_rows().iter().enumerate() {
+                    let start = (mj.start + s) * n + mi.start;
+                    let (Some(column), Some(source)) = (
+                        matrix.get_mut(start..start + mi.free_count),
+                        block.get(3 * b..3 * b + 3),
+                    ) else {
+                        continue;
+                    };
+                    if mi.free_count == 3 {
+                        column[0] += source[0];
+                        column[1] += source[1];
+                        column[2] += source[2];
+                    } else {
+                        for (entry, &a) in column.iter_mut().zip(mi.free_rows()) {
+                            *entry += source[a];
+                        }
                     }
                 }
-            }
+            });
         }
     }
 }
+
+/// [`SubspaceStep::member_of`] of a contact outside F.
+const NOT_A_MEMBER: usize = usize::MAX;
 
 /// Makes `vector` of length n (contents unspecified), in its own storage when it has the room.
 fn resize(vector: &mut DVector<f64>, n: usize) {

@@ -6,11 +6,12 @@
 mod common;
 
 use common::{frictions, ground_contacts, random_contact_problem, resting, Body, DT};
-use nalgebra::{DVector, Vector3};
+use nalgebra::{DVector, Matrix3, Vector3};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tribo_lcp::{
-    BlockSparseDelassus, ContactFrame, ContactProblem, DelassusRows, FrictionModel, Pgs, PgsOptions, SolveReport,
+    BlockSparseDelassus, ContactFrame, ContactProblem, DelassusRows, FactoredDelassus, FactoredSide, FrictionModel,
+    Pgs, PgsOptions, SolveReport,
 };
 
 const G: f64 = 9.81;
@@ -159,4 +160,95 @@ fn islands_larger_than_the_limit_get_plain_sweeps() {
     let (limited, report) = solve(&problem, 59);
     assert_eq!(plain_report, report, "60 rows are above the limit of 59");
     assert_eq!(plain, limited);
+}
+
+/// The normal compliance of [`factored_column`] (s/kg): it makes the operator definite while the
+/// column sinks by only `COMPLIANCE λ` per step, changing the statics by a relative ~ M · COMPLIANCE.
+const COMPLIANCE: f64 = 1e-9;
+
+/// The column of [`column`] with each cube's coupling kept factored (`FactoredDelassus`: the
+/// velocity-space form the pgs engine uses for free bodies) and a small compliance on every
+/// normal row in the assembled part.
+fn factored_column(count: usize, mu: f64) -> ContactProblem<FactoredDelassus> {
+    let plain = column(count, mu);
+    let side = 0.1;
+    let frame = ContactFrame::with_tangent(&Vector3::z(), &Vector3::x()).expect("unit normal");
+    let mut sides = Vec::new();
+    for k in 0..count {
+        let z = side * k as f64;
+        let cube = Body::cuboid(
+            1.0,
+            Vector3::new(side, side, side),
+            Vector3::new(0.0, 0.0, z + 0.5 * side),
+        );
+        let corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
+        for (i, &(x, y)) in corners.iter().enumerate() {
+            for (contact, height, sign) in [(4 * k + i, z, 1.0), (4 * (k + 1) + i, z + side, -1.0)] {
+                if contact >= 4 * count {
+                    continue;
+                }
+                let point = Vector3::new(0.5 * side * x, 0.5 * side * y, height);
+                let rows = cube.contact_jacobian(&frame, &point) * sign;
+                let response = cube.inverse_mass() * rows.transpose();
+                sides.push((
+                    contact,
+                    FactoredSide {
+                        slot: k,
+                        rows,
+                        response,
+                    },
+                ));
+            }
+        }
+    }
+    let compliance: Vec<_> = (0..4 * count)
+        .map(|c| (c, c, Matrix3::from_diagonal(&Vector3::new(COMPLIANCE, 0.0, 0.0))))
+        .collect();
+    let assembled = BlockSparseDelassus::from_blocks(4 * count, compliance).expect("contacts in range");
+    let operator = FactoredDelassus::new(assembled, sides).expect("contacts in range");
+    ContactProblem::new(operator, plain.free_velocity.clone(), plain.contacts.clone()).expect("valid")
+}
+
+#[test]
+fn block_row_visits_sum_to_the_blocks() {
+    // The subspace step assembles A_FF from `visit_block_row`: its parts of each (i, j), summed in
+    // the order visited, must be `block(i, j)` to the bit, for the factored and the assembled form.
+    fn check<D: DelassusRows>(operator: &D) {
+        let n = operator.dim() / 3;
+        for i in 0..n {
+            let mut sums = vec![Matrix3::zeros(); n];
+            let mut seen = vec![false; n];
+            operator.visit_block_row(i, &mut |j, part| {
+                sums[j] += part;
+                seen[j] = true;
+            });
+            for j in 0..n {
+                let block = operator.block(i, j);
+                assert!(seen[j] || block == Matrix3::zeros(), "({i}, {j}) not visited: {block}");
+                assert_eq!(sums[j], block, "({i}, {j})");
+            }
+        }
+    }
+    check(&factored_column(3, 0.5).delassus);
+    check(&column(3, 0.5).delassus);
+}
+
+#[test]
+fn a_factored_column_takes_subspace_steps_to_the_statics() {
+    // The interface under cube k carries the (count − k) cubes above it: its four corners' normal
+    // impulses sum to (count − k) m g h, to a relative 1e-7 (the compliance lets the column sink
+    // by a relative ~ 5 kg × COMPLIANCE). How the corners share it is left to the route taken
+    // (the operator is only just definite), as in the assembled column above.
+    let count = 5;
+    let problem = factored_column(count, 0.5);
+    let (stepped, report) = solve(&problem, 96);
+    assert!(report.converged && report.iterations <= 10, "{report:?}");
+    for k in 0..count {
+        let expected = (count - k) as f64 * G * DT;
+        let total: f64 = (0..4).map(|i| stepped[3 * (4 * k + i)]).sum();
+        assert!(
+            (total - expected).abs() < 1e-7 * expected,
+            "interface {k}: {total} vs {expected}"
+        );
+    }
 }
