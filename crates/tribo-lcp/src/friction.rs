@@ -62,7 +62,10 @@ impl FrictionModel {
         let r = radius.max(0.0);
         match *self {
             FrictionModel::Box => r * (direction[0].abs() + direction[1].abs()),
-            FrictionModel::Cone => r * direction[0].hypot(direction[1]),
+            // √(x² + y²), not `hypot`: the solvers' residual check calls this once per contact per
+            // check, and the directions are velocities (m/s), far from where the squares could
+            // overflow or underflow to matter (see `project_onto_disc`).
+            FrictionModel::Cone => r * (direction[0] * direction[0] + direction[1] * direction[1]).sqrt(),
             FrictionModel::Pyramid { edges } => {
                 let m = edges.max(3);
                 (0..m)

@@ -149,6 +149,7 @@ mod integrate;
 mod islands;
 mod options;
 mod readout;
+mod sharing;
 mod solve;
 mod step;
 

@@ -33,8 +33,9 @@
 //! same LCP plus, on the normal rows of each link pair whose resting rigid points (no restitution
 //! target) number n ≥ 2, the term `ε C (λₙ − λₙ⁰)` with `C = I − 1 1ᵀ / n` (deviation from the
 //! pair's mean), λₙ⁰ the warm start and `ε = load_sharing ×` the mean of the pair's normal
-//! Delassus diagonals. C leaves a pair's total normal impulse alone; the term makes any change of
-//! the pair's distribution cost ε: from no warm start (new contacts) the load starts out spread
+//! Delassus diagonals (the operator applies `ε C` as each point's deviation from its pair's mean,
+//! sharing.rs). C leaves a pair's total normal impulse alone; the term makes any change of the
+//! pair's distribution cost ε: from no warm start (new contacts) the load starts out spread
 //! like equal springs, later changes are spread as evenly as the mechanics allows, and a warm
 //! start that already solves the step is left as it is (the term vanishes there). The rigid solve
 //! then starts from that λ, so the step's answer is still a solution of the rigid LCP, to the
@@ -53,6 +54,7 @@ use crate::error::SolveError;
 use crate::impacts::{resolve_impacts, Targets};
 use crate::islands::Islands;
 use crate::options::{PgsOptions, SolverKind};
+use crate::sharing::LoadSharing;
 
 /// A dynamic body's stacked Jacobian over its contacts.
 pub(crate) struct BodyRows {
@@ -73,7 +75,7 @@ pub(crate) const LOAD_SHARING_SWEEPS: usize = 5;
 pub(crate) struct Assembled {
     pub problem: ContactProblem<FactoredDelassus>,
     /// The load-sharing problem (module docs), valid when `has_sharing`.
-    sharing: ContactProblem<FactoredDelassus>,
+    sharing: ContactProblem<LoadSharing>,
     has_sharing: bool,
     /// The first `body_count` entries are this step's dynamic bodies with contacts, ascending.
     bodies: Vec<BodyRows>,
@@ -101,7 +103,7 @@ struct AssemblyScratch {
 impl Assembled {
     /// The load-sharing problem (module docs), when some link pair has two or more resting rigid
     /// points and `load_sharing` > 0.
-    pub fn sharing(&self) -> Option<&ContactProblem<FactoredDelassus>> {
+    pub fn sharing(&self) -> Option<&ContactProblem<LoadSharing>> {
         self.has_sharing.then_some(&self.sharing)
     }
 
@@ -208,7 +210,6 @@ impl Assembled {
                 problem,
                 &mut self.sharing,
                 &mut scratch.sharing_rows,
-                blocks,
                 rows,
                 load_sharing,
                 warm,
@@ -303,13 +304,12 @@ fn stack_jacobian(rows: &[ContactRow], body: usize, contacts: &[usize], nv: usiz
 }
 
 /// Makes `shared` the step's `problem` plus `ε C (λₙ − λₙ⁰)` on each link pair's load-sharing
-/// normal rows (module docs): `ε C` joins the Delassus blocks, `−ε C λₙ⁰` the free velocity.
-/// `pairs` and `added` are working lists.
+/// normal rows (module docs): `ε C` joins the operator (sharing.rs), `−ε C λₙ⁰` the free velocity.
+/// `pairs` is a working list.
 fn sharing_problem(
     problem: &ContactProblem<FactoredDelassus>,
-    shared: &mut ContactProblem<FactoredDelassus>,
+    shared: &mut ContactProblem<LoadSharing>,
     pairs: &mut Vec<((LinkRef, LinkRef), usize)>,
-    added: &mut Vec<(usize, usize, Matrix3<f64>)>,
     rows: &[ContactRow],
     kappa: f64,
     warm: &DVector<f64>,
@@ -324,10 +324,12 @@ fn sharing_problem(
     );
     pairs.sort_unstable();
     let delassus = &problem.delassus;
+    if !shared.delassus.reset(delassus) {
+        return Err(SolveError::ContactIndex);
+    }
     let free = &mut shared.free_velocity;
     zeroed_vector(free, problem.free_velocity.len());
     free.copy_from(&problem.free_velocity);
-    added.clear();
     let normal = |c: usize| warm.get(3 * c).copied().unwrap_or(0.0);
     for group in pairs.chunk_by(|x, y| x.0 == y.0) {
         let members = || group.iter().map(|&(_, c)| c);
@@ -338,19 +340,10 @@ fn sharing_problem(
             if let Some(b) = free.get_mut(3 * i) {
                 *b -= epsilon * (normal(i) - mean);
             }
-            for j in members() {
-                let mut block = Matrix3::zeros();
-                block[(0, 0)] = if i == j {
-                    epsilon * (1.0 - 1.0 / n)
-                } else {
-                    -epsilon / n
-                };
-                added.push((i, j, block));
-            }
         }
-    }
-    if !shared.delassus.assign_with_added_blocks(delassus, added) {
-        return Err(SolveError::ContactIndex);
+        if !shared.delassus.add_group(members(), epsilon) {
+            return Err(SolveError::ContactIndex);
+        }
     }
     shared.contacts.clone_from(&problem.contacts);
     Ok(())
@@ -391,9 +384,11 @@ pub(crate) fn solve(
                     contacts: count,
                 });
             }
-            let problem = assembled.sharing().unwrap_or(&assembled.problem);
-            let (solution, report) =
-                solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(SolveError::Solver)?;
+            let (solution, report) = match assembled.sharing() {
+                Some(problem) => solve_contacts_lemke(problem, &LemkeOptions::default()),
+                None => solve_contacts_lemke(&assembled.problem, &LemkeOptions::default()),
+            }
+            .map_err(SolveError::Solver)?;
             *lambda = solution;
             resolve_impacts(assembled, lambda, pgs, options, report)
         }
