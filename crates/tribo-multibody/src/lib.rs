@@ -115,7 +115,7 @@ mod validate;
 pub use body::{Body, LinkInertia, PositionLimits};
 pub use crba::mass_matrix;
 pub use error::Error;
-pub use factor::TreeFactorisation;
+pub use factor::{DelassusWork, TreeFactorisation};
 pub use integrate::{
     finish_step, finish_step_into, forward_dynamics, prepare_velocity_step, prepare_velocity_step_into,
     step_semi_implicit, StepInputs, VelocityStep,
