@@ -114,7 +114,7 @@ impl TreeFactorisation {
         factorise(matrix, Arc::new(DofChains::new(dof_parent)), |_| String::from("?"))
     }
 
-    /// No factors yet, to be filled by [`Self::refactorise`].
+    /// No factors yet, to be filled by [`Self::refactorise_from`].
     pub(crate) fn empty(tree: &Tree) -> Self {
         TreeFactorisation {
             factor: DMatrix::zeros(0, 0),
@@ -122,20 +122,32 @@ impl TreeFactorisation {
         }
     }
 
-    /// Factorises, like [`Self::new`], the matrix that `fill` writes into this factorisation's
-    /// storage (its previous factors; `fill` must leave it nv × nv). `diagonal` is working storage
-    /// for the matrix's diagonal. On an error the factors are meaningless.
-    pub(crate) fn refactorise_with(
+    /// Factorises, like [`Self::new`], `matrix + diag(extra_diagonal(k))` (nv × nv, symmetric) in
+    /// this factorisation's storage. Only the entries the factorisation reads are copied: column
+    /// k's on k's path to the root (the upper triangle on the ancestor pattern, module docs), so
+    /// nothing else of the nv × nv storage is touched once its size is right. `diagonal` is working
+    /// storage for the matrix's diagonal. On an error the factors are meaningless.
+    pub(crate) fn refactorise_from(
         &mut self,
         tree: &Tree,
         diagonal: &mut Vec<f64>,
-        fill: impl FnOnce(&mut DMatrix<f64>),
+        matrix: &DMatrix<f64>,
+        extra_diagonal: impl Fn(usize) -> f64,
     ) -> Result<(), Error> {
         self.chains = tree.dof_chains();
-        fill(&mut self.factor);
         let n = self.chains.len();
-        check_len("matrix rows", n, self.factor.nrows())?;
-        check_len("matrix columns", n, self.factor.ncols())?;
+        check_len("matrix rows", n, matrix.nrows())?;
+        check_len("matrix columns", n, matrix.ncols())?;
+        if self.factor.shape() != (n, n) {
+            self.factor = DMatrix::zeros(n, n);
+        }
+        let (source, target) = (matrix.as_slice(), self.factor.as_mut_slice());
+        for k in 0..n {
+            for &j in self.chains.path(k) {
+                target[k * n + j] = source[k * n + j];
+            }
+            target[k * n + k] += extra_diagonal(k);
+        }
         diagonal.clear();
         diagonal.extend(self.pivots().copied());
         let original: &[f64] = diagonal;
@@ -163,10 +175,17 @@ impl TreeFactorisation {
         self.factor.as_slice().iter().step_by(n + 1).take(n)
     }
 
-    /// L, unit lower triangular (dense copy, for inspection and tests).
+    /// L, unit lower triangular (dense copy, for inspection and tests): `L_ij` for j an ancestor
+    /// of i, read from the ancestor pattern (the only entries of the storage the factorisation
+    /// writes).
     pub fn l(&self) -> DMatrix<f64> {
-        let mut l = self.factor.upper_triangle().transpose();
-        l.fill_diagonal(1.0);
+        let n = self.dim();
+        let mut l = DMatrix::identity(n, n);
+        for i in 0..n {
+            for &j in self.chains.of(i) {
+                l[(i, j)] = self.factor[(j, i)];
+            }
+        }
         l
     }
 

@@ -209,26 +209,22 @@ pub fn prepare_velocity_step_into(
     // Each pass saturates at least one more dof or stops, so at most nv + 1 passes.
     for _ in 0..=nv {
         assign_vector(rhs, momentum);
-        factorisation.refactorise_with(tree, diagonal, |system| {
-            if system.shape() == mass.shape() {
-                system.as_mut_slice().copy_from_slice(mass.as_slice());
-            } else {
-                system.clone_from(mass);
+        // M̃_kk = M_kk + dt d_k (+ dt k_d + dt² k_p for a dof under PD), rhs_k += dt (τ_k − bias_k).
+        let terms = |k: usize| {
+            let damping = tree.dof_damping_of(k) * dt;
+            match (saturated[k], &servo) {
+                (Some(value), _) => (damping, value),
+                (None, Some(servo)) => (
+                    damping + dt * servo.kd[k] + dt * dt * servo.kp[k],
+                    tau[k] + servo.constant[k],
+                ),
+                (None, None) => (damping, tau[k]),
             }
-            for k in 0..nv {
-                let damping = tree.dof_damping_of(k) * dt;
-                let (extra_diagonal, torque) = match (saturated[k], &servo) {
-                    (Some(value), _) => (damping, value),
-                    (None, Some(servo)) => (
-                        damping + dt * servo.kd[k] + dt * dt * servo.kp[k],
-                        tau[k] + servo.constant[k],
-                    ),
-                    (None, None) => (damping, tau[k]),
-                };
-                system[(k, k)] += extra_diagonal;
-                rhs[k] += dt * (torque - bias[k]);
-            }
-        })?;
+        };
+        for k in 0..nv {
+            rhs[k] += dt * (terms(k).1 - bias[k]);
+        }
+        factorisation.refactorise_from(tree, diagonal, mass, |k| terms(k).0)?;
         assign_vector(v_free, rhs);
         factorisation.solve_in_place(v_free)?;
         check_diverged(tree, "v", v_free)?;
