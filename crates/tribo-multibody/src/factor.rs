@@ -23,12 +23,13 @@
 //!
 //! **Sparse Delassus operator** (RBDA §6.5, "Efficient calculation of J H⁻¹ Jᵀ";
 //! [`TreeFactorisation::delassus_into`]). A contact row on link b is nonzero only on the dofs that
-//! move b: b's dofs and their ancestors, its *support*. The back substitution `Lᵀ y = jᵀ` writes
-//! only ancestors of the dofs it reads, so `y = L⁻ᵀ jᵀ` keeps the support (no fill-in), and
+//! move b: b's dofs and their ancestors, its *support* (the path to the root of b's last dof).
+//! The back substitution `Lᵀ y = jᵀ` writes only ancestors of the dofs it reads, so
+//! `y = L⁻ᵀ jᵀ` keeps the support (no fill-in), and for rows r, s:
 //!
 //! ```text
-//! for i in support(j), descending:   for j' = λ(i), …:   y_j' −= L_ij' y_i
-//! z = D^{-1/2} y
+//! for i in support(r), descending:   for j = λ(i), …:   y_j −= L_ij y_i
+//! z_r = D^{-1/2} y
 //! A_rs = Σ_{k ∈ support(r) ∩ support(s)} z_kr z_ks
 //! ```
 //!
@@ -82,7 +83,17 @@ impl DofChains {
 
     /// λ(k), λ(λ(k)), … (empty for a root dof or an index out of range).
     pub(crate) fn of(&self, k: usize) -> &[usize] {
-        self.path(k).get(1..).unwrap_or(&[])
+        match (self.offsets.get(k), self.offsets.get(k + 1)) {
+            (Some(&start), Some(&end)) => self.paths.get(start + 1..end).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Whether the dofs form one chain (dof k's parent is k − 1, e.g. a free joint's six): then
+    /// the ancestor pattern is the whole upper triangle.
+    pub(crate) fn is_chain(&self) -> bool {
+        let n = self.len();
+        self.paths.len() == n * (n + 1) / 2
     }
 }
 
@@ -122,7 +133,7 @@ impl TreeFactorisation {
         }
     }
 
-    /// Factorises, like [`Self::new`], `matrix + diag(extra_diagonal(k))` (nv × nv, symmetric) in
+    /// Factorises, like [`Self::new`], `matrix + diag(extra_diagonal)` (nv × nv, symmetric) in
     /// this factorisation's storage. Only the entries the factorisation reads are copied: column
     /// k's on k's path to the root (the upper triangle on the ancestor pattern, module docs), so
     /// nothing else of the nv × nv storage is touched once its size is right. `diagonal` is working
@@ -132,21 +143,29 @@ impl TreeFactorisation {
         tree: &Tree,
         diagonal: &mut Vec<f64>,
         matrix: &DMatrix<f64>,
-        extra_diagonal: impl Fn(usize) -> f64,
+        extra_diagonal: &[f64],
     ) -> Result<(), Error> {
         self.chains = tree.dof_chains();
         let n = self.chains.len();
         check_len("matrix rows", n, matrix.nrows())?;
         check_len("matrix columns", n, matrix.ncols())?;
+        check_len("extra diagonal", n, extra_diagonal.len())?;
         if self.factor.shape() != (n, n) {
             self.factor = DMatrix::zeros(n, n);
         }
         let (source, target) = (matrix.as_slice(), self.factor.as_mut_slice());
-        for k in 0..n {
-            for &j in self.chains.path(k) {
-                target[k * n + j] = source[k * n + j];
+        if self.chains.is_chain() {
+            // The pattern is the whole upper triangle: one copy is cheapest.
+            target.copy_from_slice(source);
+        } else {
+            for k in 0..n {
+                for &j in self.chains.path(k) {
+                    target[k * n + j] = source[k * n + j];
+                }
             }
-            target[k * n + k] += extra_diagonal(k);
+        }
+        for (k, extra) in extra_diagonal.iter().enumerate() {
+            target[k * n + k] += extra;
         }
         diagonal.clear();
         diagonal.extend(self.pivots().copied());
@@ -344,16 +363,9 @@ impl TreeFactorisation {
     /// `Lᵀ z = y` (in place, back substitution along ancestor chains). `y.len() == n` (checked by
     /// the callers); chain entries are < n by construction, so the indexing cannot fail.
     fn solve_lt(&self, y: &mut [f64]) {
-        self.solve_lt_over((0..self.dim()).rev(), y);
-    }
-
-    /// The back substitution of [`Self::solve_lt`] over the dofs `descending` only: exact when
-    /// `y` is zero outside them and they hold every ancestor of each dof among them (a support,
-    /// module docs), since the substitution only writes ancestors of the dofs it reads.
-    fn solve_lt_over(&self, descending: impl Iterator<Item = usize>, y: &mut [f64]) {
         let n = self.dim();
         let data = self.factor.as_slice();
-        for i in descending {
+        for i in (0..n).rev() {
             let yi = y[i];
             // A zero changes nothing below: a contact's Jacobian row is zero outside the dofs that
             // move its link, so most of a Delassus column skips its chain walk.
