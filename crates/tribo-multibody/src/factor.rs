@@ -20,6 +20,21 @@
 //! A chain (no branching) costs as much as a dense Cholesky; a humanoid's branches cost far less.
 //! The same factor gives the Delassus operator `A = J M⁻¹ Jᵀ = Yᵀ D⁻¹ Y` with `Y = L⁻ᵀ Jᵀ`,
 //! symmetric by construction.
+//!
+//! **Sparse Delassus operator** (RBDA §6.5, "Efficient calculation of J H⁻¹ Jᵀ";
+//! [`TreeFactorisation::delassus_into`]). A contact row on link b is nonzero only on the dofs that
+//! move b: b's dofs and their ancestors, its *support* (the path to the root of b's last dof).
+//! The back substitution `Lᵀ y = jᵀ` writes only ancestors of the dofs it reads, so
+//! `y = L⁻ᵀ jᵀ` keeps the support (no fill-in), and for rows r, s:
+//!
+//! ```text
+//! for i in support(r), descending:   for j = λ(i), …:   y_j −= L_ij y_i
+//! z_r = D^{-1/2} y
+//! A_rs = Σ_{k ∈ support(r) ∩ support(s)} z_kr z_ks
+//! ```
+//!
+//! For contacts on the two feet of a biped the common support is the floating base's six dofs;
+//! rows on one link share their whole support.
 
 use crate::error::Error;
 use crate::state::check_len;
@@ -27,41 +42,58 @@ use crate::tree::Tree;
 use nalgebra::{DMatrix, DVector};
 use std::sync::Arc;
 
-/// The strict ancestors of every dof in the dof tree, nearest first, stored flat. Built once per
-/// tree; the factorisation and the solves only ever walk these lists.
+/// The path of every dof to the root of the dof tree (the dof, then its strict ancestors nearest
+/// first), stored flat. Built once per tree; the factorisation and the solves only ever walk these
+/// lists.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct DofChains {
     offsets: Vec<usize>,
-    ancestors: Vec<usize>,
+    paths: Vec<usize>,
 }
 
 impl DofChains {
     /// Requires `dof_parent[k] < k` (checked by the callers).
     pub(crate) fn new(dof_parent: &[Option<usize>]) -> Self {
         let mut offsets = Vec::with_capacity(dof_parent.len() + 1);
-        let mut ancestors = Vec::new();
+        let mut paths = Vec::new();
         offsets.push(0);
-        for parent in dof_parent {
+        for (k, parent) in dof_parent.iter().enumerate() {
+            paths.push(k);
             let mut j = *parent;
             while let Some(jj) = j {
-                ancestors.push(jj);
+                paths.push(jj);
                 j = dof_parent.get(jj).copied().flatten().filter(|&p| p < jj);
             }
-            offsets.push(ancestors.len());
+            offsets.push(paths.len());
         }
-        Self { offsets, ancestors }
+        Self { offsets, paths }
     }
 
     pub(crate) fn len(&self) -> usize {
         self.offsets.len().saturating_sub(1)
     }
 
+    /// k, λ(k), λ(λ(k)), … (descending; empty for an index out of range).
+    pub(crate) fn path(&self, k: usize) -> &[usize] {
+        match (self.offsets.get(k), self.offsets.get(k + 1)) {
+            (Some(&start), Some(&end)) => self.paths.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
     /// λ(k), λ(λ(k)), … (empty for a root dof or an index out of range).
     pub(crate) fn of(&self, k: usize) -> &[usize] {
         match (self.offsets.get(k), self.offsets.get(k + 1)) {
-            (Some(&start), Some(&end)) => self.ancestors.get(start..end).unwrap_or(&[]),
+            (Some(&start), Some(&end)) => self.paths.get(start + 1..end).unwrap_or(&[]),
             _ => &[],
         }
+    }
+
+    /// Whether the dofs form one chain (dof k's parent is k − 1, e.g. a free joint's six): then
+    /// the ancestor pattern is the whole upper triangle.
+    pub(crate) fn is_chain(&self) -> bool {
+        let n = self.len();
+        self.paths.len() == n * (n + 1) / 2
     }
 }
 
@@ -93,7 +125,7 @@ impl TreeFactorisation {
         factorise(matrix, Arc::new(DofChains::new(dof_parent)), |_| String::from("?"))
     }
 
-    /// No factors yet, to be filled by [`Self::refactorise`].
+    /// No factors yet, to be filled by [`Self::refactorise_from`].
     pub(crate) fn empty(tree: &Tree) -> Self {
         TreeFactorisation {
             factor: DMatrix::zeros(0, 0),
@@ -101,20 +133,40 @@ impl TreeFactorisation {
         }
     }
 
-    /// Factorises, like [`Self::new`], the matrix that `fill` writes into this factorisation's
-    /// storage (its previous factors; `fill` must leave it nv × nv). `diagonal` is working storage
-    /// for the matrix's diagonal. On an error the factors are meaningless.
-    pub(crate) fn refactorise_with(
+    /// Factorises, like [`Self::new`], `matrix + diag(extra_diagonal)` (nv × nv, symmetric) in
+    /// this factorisation's storage. Only the entries the factorisation reads are copied: column
+    /// k's on k's path to the root (the upper triangle on the ancestor pattern, module docs), so
+    /// nothing else of the nv × nv storage is touched once its size is right. `diagonal` is working
+    /// storage for the matrix's diagonal. On an error the factors are meaningless.
+    pub(crate) fn refactorise_from(
         &mut self,
         tree: &Tree,
         diagonal: &mut Vec<f64>,
-        fill: impl FnOnce(&mut DMatrix<f64>),
+        matrix: &DMatrix<f64>,
+        extra_diagonal: &[f64],
     ) -> Result<(), Error> {
         self.chains = tree.dof_chains();
-        fill(&mut self.factor);
         let n = self.chains.len();
-        check_len("matrix rows", n, self.factor.nrows())?;
-        check_len("matrix columns", n, self.factor.ncols())?;
+        check_len("matrix rows", n, matrix.nrows())?;
+        check_len("matrix columns", n, matrix.ncols())?;
+        check_len("extra diagonal", n, extra_diagonal.len())?;
+        if self.factor.shape() != (n, n) {
+            self.factor = DMatrix::zeros(n, n);
+        }
+        let (source, target) = (matrix.as_slice(), self.factor.as_mut_slice());
+        if self.chains.is_chain() {
+            // The pattern is the whole upper triangle: one copy is cheapest.
+            target.copy_from_slice(source);
+        } else {
+            for k in 0..n {
+                for &j in self.chains.path(k) {
+                    target[k * n + j] = source[k * n + j];
+                }
+            }
+        }
+        for (k, extra) in extra_diagonal.iter().enumerate() {
+            target[k * n + k] += extra;
+        }
         diagonal.clear();
         diagonal.extend(self.pivots().copied());
         let original: &[f64] = diagonal;
@@ -142,10 +194,17 @@ impl TreeFactorisation {
         self.factor.as_slice().iter().step_by(n + 1).take(n)
     }
 
-    /// L, unit lower triangular (dense copy, for inspection and tests).
+    /// L, unit lower triangular (dense copy, for inspection and tests): `L_ij` for j an ancestor
+    /// of i, read from the ancestor pattern (the only entries of the storage the factorisation
+    /// writes).
     pub fn l(&self) -> DMatrix<f64> {
-        let mut l = self.factor.upper_triangle().transpose();
-        l.fill_diagonal(1.0);
+        let n = self.dim();
+        let mut l = DMatrix::identity(n, n);
+        for i in 0..n {
+            for &j in self.chains.of(i) {
+                l[(i, j)] = self.factor[(j, i)];
+            }
+        }
         l
     }
 
@@ -206,6 +265,85 @@ impl TreeFactorisation {
         Ok(a)
     }
 
+    /// [`Self::delassus`] into `a` (resized to m × m, its storage reused), walking only each row's
+    /// support (module docs); `work` is working storage kept by the caller between calls, so a
+    /// call whose sizes were seen before allocates nothing.
+    ///
+    /// Rows are grouped by their deepest nonzero dof d: the group's support is d's path to the root,
+    /// and the block of A between two groups sums over the common part of their paths only. A row
+    /// that is nonzero off its deepest dof's path (a contact between two branches of one tree)
+    /// sends the whole operator to [`Self::delassus`].
+    ///
+    /// Same numbers as [`Self::delassus`] to the bit for a finite Jacobian: the solve performs the
+    /// same operations in the same order (the dofs it skips hold exact zeros, which the dense solve
+    /// skips too), and the products leave out only zero terms and sum the others in the dense dot's
+    /// lanes ([`DelassusWork::block`]).
+    pub fn delassus_into(
+        &self,
+        jacobian: &DMatrix<f64>,
+        work: &mut DelassusWork,
+        a: &mut DMatrix<f64>,
+    ) -> Result<(), Error> {
+        check_len("Jacobian columns", self.dim(), jacobian.ncols())?;
+        if !work.group_rows(jacobian, &self.chains) {
+            *a = self.delassus(jacobian)?;
+            return Ok(());
+        }
+        for g in 0..work.group_count() {
+            self.solve_group(jacobian, work, g);
+        }
+        let m = jacobian.nrows();
+        resize_matrix(a, m, m);
+        for g in 0..work.group_count() {
+            for h in 0..=g {
+                work.block(g, h, &self.chains);
+                work.store_block(g, h, a);
+            }
+        }
+        Ok(())
+    }
+
+    /// Group g's columns of `Z = D^{-1/2} L⁻ᵀ Jᵀ` on its path (module docs): J's rows copied onto
+    /// the path, back-substituted along it (the ancestors of the dof at path position t are the
+    /// positions after t), scaled. Stored path position by path position, entry (t, c) at
+    /// `z[t * width + c]`, so one substitution step updates all the group's columns at once.
+    ///
+    /// The dense solve skips a zero `y_i`; subtracting `L_ij · 0` instead changes at most the sign
+    /// of a zero entry, which no sum of [`DelassusWork::block`] sees.
+    fn solve_group(&self, jacobian: &DMatrix<f64>, work: &mut DelassusWork, g: usize) {
+        let n = self.dim();
+        let data = self.factor.as_slice();
+        let path = work.path(g, &self.chains);
+        let rows = flat_list(&work.group_rows, &work.group_starts, g);
+        let width = rows.len().max(1);
+        let Some(z) = work.z.get_mut(work.z_starts[g]..work.z_starts[g + 1]) else {
+            return;
+        };
+        for (z_t, &k) in z.chunks_exact_mut(width).zip(path) {
+            for (value, &r) in z_t.iter_mut().zip(rows) {
+                *value = jacobian[(r, k)];
+            }
+        }
+        for (t, &i) in path.iter().enumerate() {
+            // y_j −= L_ij y_i for the ancestors j of i, all columns at once.
+            let (done, below) = z.split_at_mut((t + 1) * width);
+            let y_i = &done[t * width..];
+            let column = &data[i * n..(i + 1) * n];
+            for (y_j, &j) in below.chunks_exact_mut(width).zip(&path[t + 1..]) {
+                let l = column[j];
+                for (value, &x) in y_j.iter_mut().zip(y_i) {
+                    *value -= l * x;
+                }
+            }
+        }
+        for (z_t, &k) in z.chunks_exact_mut(width).zip(path) {
+            let scale = data[k * n + k].sqrt();
+            for value in z_t {
+                *value /= scale;
+            }
+        }
+    }
+
     /// The diagonal of `J M⁻¹ Jᵀ` (m entries) for a Jacobian `J` (m × nv): row i gives
     /// `‖D^{-1/2} L⁻ᵀ jᵢᵀ‖²`, the same numbers [`Self::delassus`] puts on its diagonal, without
     /// the m × m products.
@@ -251,6 +389,251 @@ impl TreeFactorisation {
             x[i] -= sum;
         }
     }
+}
+
+/// Working storage of [`TreeFactorisation::delassus_into`]: the rows grouped by support, their
+/// solved columns and a block's accumulators. Keep one between calls to reuse its storage.
+#[derive(Clone, Debug, Default)]
+pub struct DelassusWork {
+    /// Each group's deepest dof (`None`: rows that are zero).
+    deepest: Vec<Option<usize>>,
+    /// The group of each row.
+    group_of_row: Vec<usize>,
+    /// The rows by group, ascending within a group: group g's are
+    /// `group_rows[group_starts[g]..group_starts[g + 1]]`.
+    group_rows: Vec<usize>,
+    group_starts: Vec<usize>,
+    /// Group g's solved columns (path length × rows, module docs) are `z[z_starts[g]..z_starts[g + 1]]`.
+    z: Vec<f64>,
+    z_starts: Vec<usize>,
+    /// Two lanes of one block's sums, and the block (row-major; [`Self::block`]).
+    lanes: [Vec<f64>; 2],
+    block: Vec<f64>,
+}
+
+/// Where a Jacobian row is nonzero, in terms of the dof tree.
+enum RowSupport {
+    Zero,
+    /// On the path of this dof (its deepest nonzero) to the root.
+    Path(usize),
+    /// Off the path of its deepest nonzero dof.
+    Branched,
+}
+
+/// Row r of `jacobian`'s support (NaN counts as nonzero).
+fn row_support(jacobian: &DMatrix<f64>, r: usize, chains: &DofChains) -> RowSupport {
+    let nonzero = |k: usize| jacobian.get((r, k)).is_some_and(|&x| x != 0.0);
+    let Some(deepest) = (0..chains.len()).rev().find(|&k| nonzero(k)) else {
+        return RowSupport::Zero;
+    };
+    // Both descending: every nonzero below the deepest must be the path's next entry.
+    let path = chains.of(deepest);
+    let mut next = 0;
+    for k in (0..deepest).rev() {
+        if path.get(next) == Some(&k) {
+            next += 1;
+        } else if nonzero(k) {
+            return RowSupport::Branched;
+        }
+    }
+    RowSupport::Path(deepest)
+}
+
+impl DelassusWork {
+    /// The number of groups.
+    fn group_count(&self) -> usize {
+        self.deepest.len()
+    }
+
+    /// Group g's support, descending: its deepest dof's path to the root.
+    fn path<'c>(&self, g: usize, chains: &'c DofChains) -> &'c [usize] {
+        match self.deepest.get(g) {
+            Some(&Some(d)) => chains.path(d),
+            _ => &[],
+        }
+    }
+
+    /// Groups J's rows by deepest dof and sizes the solved columns; false when a row is branched.
+    fn group_rows(&mut self, jacobian: &DMatrix<f64>, chains: &DofChains) -> bool {
+        self.deepest.clear();
+        self.group_of_row.clear();
+        for r in 0..jacobian.nrows() {
+            let deepest = match row_support(jacobian, r, chains) {
+                RowSupport::Zero => None,
+                RowSupport::Path(d) => Some(d),
+                RowSupport::Branched => return false,
+            };
+            // Rows of one contact, or of contacts on one link, share their deepest dof.
+            let g = match self.deepest.iter().rposition(|&d| d == deepest) {
+                Some(g) => g,
+                None => {
+                    self.deepest.push(deepest);
+                    self.deepest.len() - 1
+                }
+            };
+            self.group_of_row.push(g);
+        }
+        // The rows by group (a counting sort, stable), and each group's storage.
+        let count = self.group_count();
+        self.group_starts.clear();
+        self.group_starts.resize(count + 1, 0);
+        for &g in &self.group_of_row {
+            self.group_starts[g + 1] += 1;
+        }
+        for g in 0..count {
+            self.group_starts[g + 1] += self.group_starts[g];
+        }
+        // Placing row r at its group's cursor `group_starts[g]` leaves each cursor at the next
+        // group's start; shifting them up one restores the starts.
+        self.group_rows.clear();
+        self.group_rows.resize(self.group_of_row.len(), 0);
+        for (r, &g) in self.group_of_row.iter().enumerate() {
+            self.group_rows[self.group_starts[g]] = r;
+            self.group_starts[g] += 1;
+        }
+        self.group_starts.rotate_right(1);
+        self.group_starts[0] = 0;
+        self.z_starts.clear();
+        self.z_starts.push(0);
+        for g in 0..count {
+            let size = self.path(g, chains).len() * (self.group_starts[g + 1] - self.group_starts[g]);
+            self.z_starts.push(self.z_starts[g] + size);
+        }
+        self.z.resize(self.z_starts[count], 0.0);
+        true
+    }
+
+    /// The rows of group g, ascending.
+    fn rows(&self, g: usize) -> &[usize] {
+        flat_list(&self.group_rows, &self.group_starts, g)
+    }
+
+    /// The block of A between groups g ≥ h into `self.block` (row-major, g's rows × h's rows):
+    /// `A_rs = Σ_k z_kr z_ks` over the dofs common to the two paths, which are their last entries
+    /// (both paths end at the root and share exactly the path of their nearest common ancestor).
+    ///
+    /// Summed as nalgebra's `dot` sums two length-n vectors (the dense [`TreeFactorisation::delassus`]):
+    /// eight lanes `l_i` (dofs `k ≡ i mod 8` below `n − n mod 8`, ascending, each lane from +0),
+    /// `sum = 0; sum += l₀ + l₄; sum += l₁ + l₅; sum += l₂ + l₆; sum += l₃ + l₇`, then the remaining
+    /// dofs in order. The terms left out are zero products, and adding a zero changes no partial sum:
+    /// `x + 0 = x`, and neither a lane nor the sum is ever −0 (a round-to-nearest sum is −0 only
+    /// when both terms are). So an empty lane, or pair of lanes, is skipped too, and each entry
+    /// equals the dense dot product's to the bit.
+    fn block(&mut self, g: usize, h: usize, chains: &DofChains) {
+        let (path_g, path_h) = (self.path(g, chains), self.path(h, chains));
+        let common = path_g
+            .iter()
+            .rev()
+            .zip(path_h.iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        let (width_g, width_h) = (self.rows(g).len(), self.rows(h).len());
+        let n = chains.len();
+        let unrolled = n - n % 8;
+        let (Some(z_g), Some(z_h)) = (
+            self.z.get(self.z_starts[g]..self.z_starts[g + 1]),
+            self.z.get(self.z_starts[h]..self.z_starts[h + 1]),
+        ) else {
+            return;
+        };
+        // The common dof u places above the root, with its rows of Z_g and Z_h.
+        let at = |u: usize| {
+            let (t_g, t_h) = (path_g.len() - 1 - u, path_h.len() - 1 - u);
+            (
+                path_g[t_g],
+                &z_g[t_g * width_g..(t_g + 1) * width_g],
+                &z_h[t_h * width_h..(t_h + 1) * width_h],
+            )
+        };
+        let dof = |u: usize| path_g[path_g.len() - 1 - u];
+        let in_lanes = (0..common).take_while(|&u| dof(u) < unrolled).count();
+        let lane = |i: usize| (0..in_lanes).filter(move |&u| dof(u) % 8 == i).map(at);
+        let size = width_g * width_h;
+        self.block.clear();
+        self.block.resize(size, 0.0);
+        for i in 0..4 {
+            let first = lane_sum(&mut self.lanes[0], size, lane(i));
+            let second = lane_sum(&mut self.lanes[1], size, lane(i + 4));
+            let [l_i, l_i4] = &self.lanes;
+            match (first, second) {
+                (true, true) => {
+                    for ((sum, x), y) in self.block.iter_mut().zip(l_i).zip(l_i4) {
+                        *sum += x + y;
+                    }
+                }
+                (true, false) => add_to(&mut self.block, l_i),
+                (false, true) => add_to(&mut self.block, l_i4),
+                (false, false) => {}
+            }
+        }
+        for (_, row_g, row_h) in (in_lanes..common).map(at) {
+            add_outer_product(&mut self.block, row_g, row_h);
+        }
+    }
+
+    /// Writes the block of groups g, h (from [`Self::block`]) into A and its mirror image.
+    fn store_block(&self, g: usize, h: usize, a: &mut DMatrix<f64>) {
+        let (rows_g, rows_h) = (self.rows(g), self.rows(h));
+        for (values, &r) in self.block.chunks_exact(rows_h.len().max(1)).zip(rows_g) {
+            for (&value, &s) in values.iter().zip(rows_h) {
+                a[(r, s)] = value;
+                a[(s, r)] = value;
+            }
+        }
+    }
+}
+
+/// One lane of [`DelassusWork::block`] into `target` (row-major, `size` = x.len() × y.len()):
+/// `Σ x yᵀ` over the terms (k, x, y), from +0 as a lane starts; false, with `target` untouched,
+/// when there are no terms (the lane is +0).
+fn lane_sum<'a>(
+    target: &mut Vec<f64>,
+    size: usize,
+    terms: impl Iterator<Item = (usize, &'a [f64], &'a [f64])>,
+) -> bool {
+    let mut terms = terms.peekable();
+    if terms.peek().is_none() {
+        return false;
+    }
+    target.clear();
+    target.resize(size, 0.0);
+    for (_, x, y) in terms {
+        add_outer_product(target, x, y);
+    }
+    true
+}
+
+/// `target += values`, entry by entry.
+fn add_to(target: &mut [f64], values: &[f64]) {
+    for (entry, &value) in target.iter_mut().zip(values) {
+        *entry += value;
+    }
+}
+
+/// `target += x yᵀ` (row-major, x.len() × y.len()).
+fn add_outer_product(target: &mut [f64], x: &[f64], y: &[f64]) {
+    for (target_row, &xi) in target.chunks_exact_mut(y.len().max(1)).zip(x) {
+        for (entry, &yj) in target_row.iter_mut().zip(y) {
+            *entry += xi * yj;
+        }
+    }
+}
+
+/// Entry g of a list of lists stored flat (`items[starts[g]..starts[g + 1]]`; empty out of range).
+fn flat_list<'a>(items: &'a [usize], starts: &[usize], g: usize) -> &'a [usize] {
+    match (starts.get(g), starts.get(g + 1)) {
+        (Some(&start), Some(&end)) => items.get(start..end).unwrap_or(&[]),
+        _ => &[],
+    }
+}
+/// Makes `matrix` `nrows × ncols` in its own storage (entries unspecified: the caller writes all).
+fn resize_matrix(matrix: &mut DMatrix<f64>, nrows: usize, ncols: usize) {
+    if matrix.shape() == (nrows, ncols) {
+        return;
+    }
+    let mut data: Vec<f64> = std::mem::replace(matrix, DMatrix::zeros(0, 0)).data.into();
+    data.resize(nrows * ncols, 0.0);
+    *matrix = DMatrix::from_vec(nrows, ncols, data);
 }
 
 /// RBDA §6.4 (LTDL), in place on the upper triangle (`H_ij` for i > j is stored at (j, i), i.e. in
@@ -356,6 +739,114 @@ mod tests {
         assert!((&a - expected).abs().max() < 1e-12);
         let diagonal = f.delassus_diagonal(&j).expect("right width");
         assert!((diagonal - a.diagonal()).abs().max() < 1e-12);
+    }
+
+    /// Rows on the branched tree: two on the leaf of each branch (paths {2, 1, 0} and {5, 3, 0}),
+    /// a row on dof 4 with a zero where its path passes (dof 3), a zero row and a root-only row.
+    fn branched_rows() -> DMatrix<f64> {
+        DMatrix::from_row_slice(
+            7,
+            6,
+            &[
+                0.5, -1.0, 2.0, 0.0, 0.0, 0.0, //
+                -0.3, 0.0, 0.0, 0.8, 0.0, 1.2, //
+                1.5, 0.25, -0.75, 0.0, 0.0, 0.0, //
+                0.7, 0.0, 0.0, 0.0, -0.4, 0.0, //
+                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, //
+                0.1, 0.0, 0.0, 0.2, 0.0, -0.9, //
+                2.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+            ],
+        )
+    }
+
+    /// `J M⁻¹ Jᵀ` through the dense inverse.
+    fn dense_delassus(m: &DMatrix<f64>, j: &DMatrix<f64>) -> DMatrix<f64> {
+        j * m.clone().try_inverse().expect("invertible") * j.transpose()
+    }
+
+    #[test]
+    fn the_sparse_delassus_operator_is_the_dense_one() {
+        let (m, parent) = branched();
+        let f = TreeFactorisation::with_dof_parent(m.clone(), &parent).expect("positive definite");
+        let j = branched_rows();
+        let expected = dense_delassus(&m, &j);
+        let mut work = DelassusWork::default();
+        let mut a = DMatrix::zeros(0, 0);
+        f.delassus_into(&j, &mut work, &mut a).expect("right width");
+        let error = (&a - &expected).amax();
+        assert!(error < 1e-12 * expected.amax(), "error {error:.3e}");
+        // The same operations on the paths, the dense dot's lanes: the same bits.
+        assert_eq!(a, f.delassus(&j).expect("right width"));
+        // The groups: rows by deepest dof, in order of appearance.
+        assert_eq!(work.deepest, [Some(2), Some(5), Some(4), None, Some(0)]);
+        assert_eq!(work.rows(0), [0, 2]);
+        assert_eq!(work.rows(1), [1, 5]);
+        // Fewer rows, then more, in the same storage: nothing stale is read.
+        let fewer = j.rows(2, 3).into_owned();
+        f.delassus_into(&fewer, &mut work, &mut a).expect("right width");
+        assert_eq!(a, f.delassus(&fewer).expect("right width"));
+        f.delassus_into(&j, &mut work, &mut a).expect("right width");
+        assert_eq!(a, f.delassus(&j).expect("right width"));
+        // A row on two branches (a contact between two links of the tree) takes the dense path.
+        let mut branched_row = j.clone();
+        branched_row[(4, 2)] = 0.6;
+        branched_row[(4, 4)] = 0.9;
+        f.delassus_into(&branched_row, &mut work, &mut a).expect("right width");
+        let expected = dense_delassus(&m, &branched_row);
+        assert!((&a - &expected).amax() < 1e-12 * expected.amax());
+        assert!(matches!(
+            f.delassus_into(&DMatrix::zeros(1, 5), &mut work, &mut a),
+            Err(Error::DimensionMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn the_sparse_delassus_operator_sums_in_the_dense_lanes() {
+        // 19 dofs (two rounds of eight lanes and a tail of three): a chain 0 … 9 and a branch
+        // 10 … 18 off dof 4, so rows on the two leaves share dofs 0 … 4 and rows on one leaf
+        // run through lanes and tail.
+        let parent: Vec<Option<usize>> = (0..19)
+            .map(|k| match k {
+                0 => None,
+                10 => Some(4),
+                _ => Some(k - 1),
+            })
+            .collect();
+        let n = parent.len();
+        let mut l = DMatrix::<f64>::identity(n, n);
+        for k in 0..n {
+            let mut j = parent[k];
+            while let Some(jj) = j {
+                l[(k, jj)] = 0.2 * ((k * 7 + jj * 3) as f64).sin();
+                j = parent[jj];
+            }
+        }
+        let d = DMatrix::from_diagonal(&DVector::from_fn(n, |k, _| 1.0 + 0.3 * (k as f64).cos()));
+        let m = l.transpose() * d * l;
+        let f = TreeFactorisation::with_dof_parent(m.clone(), &parent).expect("positive definite");
+        let path = |leaf: usize, r: usize| {
+            let mut row = DVector::zeros(n);
+            let mut j = Some(leaf);
+            while let Some(jj) = j {
+                row[jj] = ((r * 5 + jj) as f64 * 0.37).cos();
+                j = parent[jj];
+            }
+            row.transpose()
+        };
+        let rows: Vec<_> = [(9, 0), (18, 1), (9, 2), (18, 3), (12, 4)]
+            .iter()
+            .map(|&(leaf, r)| path(leaf, r))
+            .collect();
+        let j = DMatrix::from_rows(&rows);
+        let mut work = DelassusWork::default();
+        let mut a = DMatrix::zeros(0, 0);
+        f.delassus_into(&j, &mut work, &mut a).expect("right width");
+        let expected = dense_delassus(&m, &j);
+        assert!((&a - &expected).amax() < 1e-12 * expected.amax());
+        let dense = f.delassus(&j).expect("right width");
+        for (x, y) in a.iter().zip(dense.iter()) {
+            assert_eq!(x.to_bits(), y.to_bits(), "{a} vs {dense}");
+        }
     }
 
     #[test]

@@ -111,6 +111,8 @@ struct StepWork {
     rhs: DVector<f64>,
     /// The diagonal of M̃ before factorisation.
     diagonal: Vec<f64>,
+    /// M̃ − M (diagonal).
+    extra_diagonal: Vec<f64>,
     saturation: Vec<Option<f64>>,
     composite: Vec<SpatialInertia>,
     rnea: RneaWork,
@@ -184,6 +186,7 @@ pub fn prepare_velocity_step_into(
         momentum,
         rhs,
         diagonal,
+        extra_diagonal,
         saturation: saturated,
         composite,
         rnea,
@@ -209,26 +212,22 @@ pub fn prepare_velocity_step_into(
     // Each pass saturates at least one more dof or stops, so at most nv + 1 passes.
     for _ in 0..=nv {
         assign_vector(rhs, momentum);
-        factorisation.refactorise_with(tree, diagonal, |system| {
-            if system.shape() == mass.shape() {
-                system.as_mut_slice().copy_from_slice(mass.as_slice());
-            } else {
-                system.clone_from(mass);
-            }
-            for k in 0..nv {
-                let damping = tree.dof_damping_of(k) * dt;
-                let (extra_diagonal, torque) = match (saturated[k], &servo) {
-                    (Some(value), _) => (damping, value),
-                    (None, Some(servo)) => (
-                        damping + dt * servo.kd[k] + dt * dt * servo.kp[k],
-                        tau[k] + servo.constant[k],
-                    ),
-                    (None, None) => (damping, tau[k]),
-                };
-                system[(k, k)] += extra_diagonal;
-                rhs[k] += dt * (torque - bias[k]);
-            }
-        })?;
+        // M̃_kk = M_kk + dt d_k (+ dt k_d + dt² k_p for a dof under PD), rhs_k += dt (τ_k − bias_k).
+        extra_diagonal.clear();
+        for k in 0..nv {
+            let damping = tree.dof_damping_of(k) * dt;
+            let (extra, torque) = match (saturated[k], &servo) {
+                (Some(value), _) => (damping, value),
+                (None, Some(servo)) => (
+                    damping + dt * servo.kd[k] + dt * dt * servo.kp[k],
+                    tau[k] + servo.constant[k],
+                ),
+                (None, None) => (damping, tau[k]),
+            };
+            extra_diagonal.push(extra);
+            rhs[k] += dt * (torque - bias[k]);
+        }
+        factorisation.refactorise_from(tree, diagonal, mass, extra_diagonal)?;
         assign_vector(v_free, rhs);
         factorisation.solve_in_place(v_free)?;
         check_diverged(tree, "v", v_free)?;

@@ -88,7 +88,7 @@
 //! | f_ext | external wrenches on bodies | [`ExternalForces`] | N·m, N |
 //! | J | point / frame Jacobian | [`point_jacobian`], [`frame_jacobian`] | m/rad, 1 |
 //! | L, D | factors of M = Lᵀ D L | [`TreeFactorisation`] | — |
-//! | A | Delassus operator J M̃⁻¹ Jᵀ | [`TreeFactorisation::delassus`] | 1/kg |
+//! | A | Delassus operator J M̃⁻¹ Jᵀ | [`TreeFactorisation::delassus`], [`TreeFactorisation::delassus_into`] | 1/kg |
 //! | D = diag(d) | joint damping (not the factor D above) | [`Body::damping`] | N·m·s/rad, N·s/m |
 //! | armature | rotor inertia on M's diagonal | [`Body::armature`] | kg·m², kg |
 //! | K_p, K_d | PD gains | [`PdControl`] | N·m/rad, N·m·s/rad |
@@ -115,7 +115,7 @@ mod validate;
 pub use body::{Body, LinkInertia, PositionLimits};
 pub use crba::mass_matrix;
 pub use error::Error;
-pub use factor::TreeFactorisation;
+pub use factor::{DelassusWork, TreeFactorisation};
 pub use integrate::{
     finish_step, finish_step_into, forward_dynamics, prepare_velocity_step, prepare_velocity_step_into,
     step_semi_implicit, StepInputs, VelocityStep,

@@ -8,7 +8,7 @@ use common::{gravity, mixed_chain, random_state, random_vector, rng};
 use nalgebra::{DMatrix, DVector, Vector3};
 use tribo_multibody::{
     bias_forces, forward_dynamics, integrate_positions, inverse_dynamics, mass_matrix, point_jacobian, sample_trees,
-    Kinematics, Tree, TreeFactorisation,
+    DelassusWork, Kinematics, Tree, TreeFactorisation,
 };
 
 fn trees() -> Vec<Tree> {
@@ -105,6 +105,50 @@ fn sparse_factorisation_matches_dense_cholesky() {
     // the 595 a dense factorisation touches.
     let pattern: usize = (0..tree.nv()).map(|k| ancestors(&tree, k).len()).sum();
     assert_eq!(pattern, 306);
+}
+
+#[test]
+fn sparse_delassus_operator_matches_the_dense_one_on_the_humanoid() {
+    // Four corner contacts under each foot (common support: the pelvis's 6 dofs), one on a hand,
+    // and a hand-against-knee contact within the tree (a row on two branches), at random states.
+    let mut rng = rng(5);
+    let tree = sample_trees::humanoid().expect("valid");
+    let mut work = DelassusWork::default();
+    let mut a = DMatrix::zeros(0, 0);
+    for _ in 0..5 {
+        let state = random_state(&tree, &mut rng);
+        let kin = Kinematics::from_positions(&tree, &state.q).expect("valid");
+        let m = mass_matrix(&kin);
+        let factor = TreeFactorisation::new(m.clone(), &tree).expect("positive definite");
+        let jacobian_at = |name: &str, local: [f64; 3]| {
+            let body = tree.body_index(name).expect("exists");
+            let point = kin.poses()[body] * nalgebra::Point3::from(local);
+            point_jacobian(&kin, body, &point.coords).expect("in range")
+        };
+        let mut points = Vec::new();
+        for foot in ["R_ANKLE_R", "L_ANKLE_R"] {
+            for (x, y) in [(0.1, 0.05), (0.1, -0.05), (-0.05, 0.05), (-0.05, -0.05)] {
+                points.push(jacobian_at(foot, [x, y, -0.05]));
+            }
+        }
+        points.push(jacobian_at("L_WRIST_R", [0.0, 0.0, -0.1]));
+        let within = jacobian_at("L_WRIST_R", [0.0, 0.0, -0.1]) - jacobian_at("R_KNEE", [0.05, 0.0, -0.2]);
+        // Without, then with the contact within the tree (which takes the dense path).
+        for count in [points.len(), points.len() + 1] {
+            let mut j = DMatrix::zeros(3 * count, tree.nv());
+            for (c, rows) in points.iter().chain([&within]).take(count).enumerate() {
+                j.rows_mut(3 * c, 3).copy_from(rows);
+            }
+            factor.delassus_into(&j, &mut work, &mut a).expect("lengths");
+            let expected = &j * m.clone().cholesky().expect("positive definite").solve(&j.transpose());
+            let error = (&a - &expected).amax();
+            assert!(error < 1e-12 * expected.amax(), "error {error:.3e}");
+            let dense = factor.delassus(&j).expect("lengths");
+            for (x, y) in a.iter().zip(dense.iter()) {
+                assert_eq!(x.to_bits(), y.to_bits(), "same bits as the dense operator");
+            }
+        }
+    }
 }
 
 /// The strict ancestors of dof `k` in the dof tree.

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{mixed_chain, random_state, random_vector, rng};
-use nalgebra::{DVector, Vector3};
+use nalgebra::{DMatrix, DVector, Vector3};
 use tribo_multibody::{
     prepare_velocity_step, prepare_velocity_step_into, sample_trees, Kinematics, PdControl, StepInputs, Tree,
     VelocityStep,
@@ -27,6 +27,24 @@ fn same(a: &VelocityStep, b: &VelocityStep) -> bool {
         && a.saturated == b.saturated
 }
 
+/// `Lᵀ D L` of the kept factors is M̃ = M + a nonnegative diagonal (damping, servo gains): its
+/// off-diagonal entries are M's, its diagonal at least M's.
+fn assert_factors_rebuild_the_system(step: &VelocityStep) {
+    let (l, m) = (step.system.l(), &step.mass_matrix);
+    let rebuilt = l.transpose() * DMatrix::from_diagonal(&step.system.d()) * &l;
+    let scale = m.amax();
+    for ((i, j), (&r, &e)) in (0..m.ncols())
+        .flat_map(|j| (0..m.nrows()).map(move |i| (i, j)))
+        .zip(rebuilt.iter().zip(m.iter()))
+    {
+        if i == j {
+            assert!(r >= e - 1e-12 * scale, "diagonal {i}: {r} < {e}");
+        } else {
+            assert!((r - e).abs() <= 1e-12 * scale, "({i}, {j}): {r} vs {e}");
+        }
+    }
+}
+
 /// Steps of `tree` at random states, each built into the storage `kept` (replaced by the result).
 /// Returns how many of them saturated an effort.
 fn check(tree: &Tree, seed: u64, kept: &mut Option<VelocityStep>) -> usize {
@@ -47,6 +65,7 @@ fn check(tree: &Tree, seed: u64, kept: &mut Option<VelocityStep>) -> usize {
         let mut step = kept.take().unwrap_or_else(|| fresh.clone());
         prepare_velocity_step_into(&kin, DT, &inputs, &mut step).expect("solvable");
         assert!(same(&fresh, &step), "round {round}");
+        assert_factors_rebuild_the_system(&step);
         saturating += usize::from(!step.saturated.is_empty());
         *kept = Some(step);
     }

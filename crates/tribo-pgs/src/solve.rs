@@ -2,7 +2,8 @@
 //! (`docs/design/contact-mechanics.md` §4.2.2), in
 //! block-sparse form: contacts i and j are coupled only through a body they share, so A is the
 //! sum over dynamic bodies B of `J_B M̃_B⁻¹ J_Bᵀ` restricted to B's contacts, each computed with
-//! B's tree factorisation (tribo-multibody `TreeFactorisation::delassus`) and stored as 3×3 blocks
+//! B's tree factorisation (tribo-multibody `TreeFactorisation::delassus_into`, walking only each
+//! contact row's support) and stored as 3×3 blocks
 //! (tribo-lcp `BlockSparseDelassus`). Compliant rows add their `cfm` to the diagonal.
 //!
 //! **Free rigid bodies stay factored.** For a body with six velocity coordinates the blocks
@@ -47,7 +48,7 @@ use tribo_engine::LinkRef;
 use tribo_lcp::{
     solve_contacts_lemke, ContactProblem, DelassusRows, FactoredDelassus, FactoredSide, LemkeOptions, Pgs, SolveReport,
 };
-use tribo_multibody::VelocityStep;
+use tribo_multibody::{DelassusWork, VelocityStep};
 
 use crate::contacts::ContactRow;
 use crate::error::SolveError;
@@ -98,6 +99,9 @@ struct AssemblyScratch {
     factored: Vec<(usize, FactoredSide)>,
     /// The load-sharing rows: (link pair, contact), sorted.
     sharing_rows: Vec<((LinkRef, LinkRef), usize)>,
+    /// One articulated body's Delassus operator, and the working storage that forms it.
+    operator: DMatrix<f64>,
+    delassus: DelassusWork,
 }
 
 impl Assembled {
@@ -139,7 +143,7 @@ impl Assembled {
         // The blocks in the order they are summed (bodies ascending, then the compliance), gathered and
         // stored in one go (BlockSparseDelassus::assign_blocks sums equal (i, j) in this order). Bodies
         // with six coordinates (free rigid bodies) stay factored (module docs).
-        let (blocks, factored) = (&mut scratch.blocks, &mut scratch.factored);
+        let (blocks, factored, a) = (&mut scratch.blocks, &mut scratch.factored, &mut scratch.operator);
         blocks.clear();
         factored.clear();
         let mut slots = 0;
@@ -178,9 +182,8 @@ impl Assembled {
                 slots += 1;
                 continue;
             }
-            let a = step
-                .system
-                .delassus(jacobian)
+            step.system
+                .delassus_into(jacobian, &mut scratch.delassus, a)
                 .map_err(|source| SolveError::Delassus { body, source })?;
             for (r, &ci) in contacts.iter().enumerate() {
                 for (s, &cj) in contacts.iter().enumerate() {
