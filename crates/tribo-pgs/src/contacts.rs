@@ -50,7 +50,7 @@ use tribo_multibody::{point_jacobian_into, Kinematics, VelocityStep};
 
 use crate::build::BodyModel;
 use crate::collision::{PairPoints, RawPoint};
-use crate::culling::{cull, Culling};
+use crate::culling::{cull_into, CullScratch, Culling};
 use crate::error::PointError;
 use crate::impacts::Strike;
 use crate::options::PgsOptions;
@@ -208,11 +208,13 @@ pub(crate) fn build_rows(
                 .flatten()
                 .unwrap_or(o.max_num_contact_points),
         };
-        let kept = cull(points, &culling);
+        // The kept points' list is taken out of `buffers` while the rows borrow them, and put back.
+        let mut kept = std::mem::take(&mut buffers.kept);
+        cull_into(points, &culling, &mut buffers.cull, &mut kept);
         let (stiffness, damping) = pair_compliance(ctx.scene, a, b);
         let share = 1.0 / kept.len().max(1) as f64;
         let first = rows.len();
-        for raw in kept {
+        for raw in kept.drain(..) {
             let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
                 continue;
             };
@@ -268,6 +270,7 @@ pub(crate) fn build_rows(
                     .coords,
             });
         }
+        buffers.kept = kept;
         // A pair's load is shared only among two or more resting points.
         let pair_rows = &mut rows[first..];
         if pair_rows.iter().filter(|r| r.shares_load).count() < 2 {
@@ -422,6 +425,7 @@ fn point_rows(
         jacobian_a,
         jacobian_b,
         spare,
+        ..
     } = buffers;
     let jacobian_a = view_a.jacobian(a.link, point, jacobian_a);
     let jacobian_b = view_b.jacobian(b.link, point, jacobian_b);
@@ -461,6 +465,9 @@ pub(crate) struct RowBuffers {
     jacobian_b: DMatrix<f64>,
     /// Rows of contacts no longer needed, for [`side`] to fill again.
     spare: Vec<Matrix3xX<f64>>,
+    /// The points culling keeps of the pair being built, and culling's working storage.
+    kept: Vec<RawPoint>,
+    cull: CullScratch,
 }
 
 impl RowBuffers {
