@@ -96,11 +96,12 @@ impl Factors {
         self.sides.reserve(sides.len());
         self.diagonal.clear();
         for c in 0..contacts {
+            let range = self.side_start[c]..self.side_start[c + 1];
+            self.sides
+                .extend(self.slot_sides[range.clone()].iter().map(|&(_, k)| sides[k].1.clone()));
             let mut block = Matrix3::zeros();
-            for &(_, k) in &self.slot_sides[self.side_start[c]..self.side_start[c + 1]] {
-                let side = &sides[k].1;
+            for side in &self.sides[range] {
                 block += side.rows * side.response;
-                self.sides.push(side.clone());
             }
             self.diagonal.push(block);
         }

@@ -452,8 +452,17 @@ fn side(
         .pop()
         .filter(|m| m.ncols() == jacobian.ncols())
         .unwrap_or_else(|| Matrix3xX::zeros(jacobian.ncols()));
-    // The product `frame * jacobian` (the same gemm), written in place.
-    frame.mul_to(jacobian, &mut rows);
+    // The product `frame * jacobian` column by column (the fixed-size product of each column is the
+    // dynamic gemm's: the same sum, in the same order), written in place. Both are column-major
+    // with three rows.
+    for (out, column) in rows
+        .as_mut_slice()
+        .chunks_exact_mut(3)
+        .zip(jacobian.as_slice().chunks_exact(3))
+    {
+        let product = frame * Vector3::new(column[0], column[1], column[2]);
+        out.copy_from_slice(product.as_slice());
+    }
     Some(Side { body: link.body, rows })
 }
 
@@ -477,5 +486,29 @@ impl RowBuffers {
             self.spare
                 .extend([row.side_a, row.side_b].into_iter().flatten().map(|side| side.rows));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_rows_are_the_frame_times_the_jacobian() {
+        // Against nalgebra's dynamic product, bit-equal (tolerance 0: the same sums in the same
+        // order), with a spare of the wrong size, then one of the right size.
+        let normal = Vector3::new(0.2, -0.3, 0.9).normalize();
+        let (t1, t2) = tangents(&normal);
+        let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
+        let mut spare = vec![Matrix3xX::zeros(4)];
+        for nv in [6, 13, 13] {
+            let jacobian = DMatrix::from_fn(3, nv, |r, c| ((3 * c + r) as f64 * 0.77).sin() * 1.3);
+            let link = LinkRef { body: 2, link: 1 };
+            let side = side(link, &frame, Some(&jacobian), &mut spare).expect("a dynamic side");
+            assert_eq!(side.body, 2);
+            assert_eq!(side.rows, &frame * &jacobian, "{nv} columns");
+            spare.push(side.rows);
+        }
+        assert!(side(LinkRef { body: 0, link: 0 }, &frame, None, &mut spare).is_none());
     }
 }
