@@ -506,7 +506,7 @@ mod tests {
             let link = LinkRef { body: 2, link: 1 };
             let side = side(link, &frame, Some(&jacobian), &mut spare).expect("a dynamic side");
             assert_eq!(side.body, 2);
-            assert_eq!(side.rows, &frame * &jacobian, "{nv} columns");
+            assert_eq!(side.rows, frame * &jacobian, "{nv} columns");
             spare.push(side.rows);
         }
         assert!(side(LinkRef { body: 0, link: 0 }, &frame, None, &mut spare).is_none());
