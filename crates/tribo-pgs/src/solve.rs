@@ -492,7 +492,7 @@ pub(crate) fn solve_rigid(
 
 /// Last step's impulses: (link pair, point in a's carrier frame, impulse on b, world), sorted by
 /// link pair (stable: a pair's points in their row order). Kept in one flat buffer reused from step
-/// to step; a contact finds its pair's points by binary search.
+/// to step; the contacts find their pairs' points with a [`PairCursor`].
 #[derive(Debug, Clone, Default)]
 pub(crate) struct WarmStart {
     points: Vec<StoredImpulse>,
