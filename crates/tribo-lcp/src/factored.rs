@@ -79,16 +79,31 @@ impl Factors {
         for c in 0..contacts {
             self.side_start[c + 1] += self.side_start[c];
         }
+        // Each side's place by contact, held in `slot_sides` as (contact, index into `sides`)
+        // before that holds the slots' lists, so that every side is copied once, into place.
         let fill = &mut self.slot_start;
         fill.clear();
         fill.extend_from_slice(&self.side_start);
-        self.sides.clear();
-        if let Some((_, first)) = sides.first() {
-            self.sides.resize(sides.len(), first.clone());
-        }
-        for (c, side) in sides {
-            self.sides[fill[*c]].clone_from(side);
+        self.slot_sides.clear();
+        self.slot_sides.resize(sides.len(), (0, 0));
+        for (k, (c, _)) in sides.iter().enumerate() {
+            self.slot_sides[fill[*c]] = (*c, k);
             fill[*c] += 1;
+        }
+        // Copied contact by contact (read once, from where the caller put it), each contact's
+        // diagonal block summed on the way.
+        self.sides.clear();
+        self.sides.reserve(sides.len());
+        self.diagonal.clear();
+        for c in 0..contacts {
+            let range = self.side_start[c]..self.side_start[c + 1];
+            self.sides
+                .extend(self.slot_sides[range.clone()].iter().map(|&(_, k)| sides[k].1.clone()));
+            let mut block = Matrix3::zeros();
+            for side in &self.sides[range] {
+                block += side.rows * side.response;
+            }
+            self.diagonal.push(block);
         }
         fill.clear();
         fill.resize(slots + 1, 0);
@@ -100,8 +115,6 @@ impl Factors {
         }
         // Each slot's sides in order of their position in `sides` (so contacts ascending), placed
         // with a second cursor that ends at the next slot's start.
-        self.slot_sides.clear();
-        self.slot_sides.resize(sides.len(), (0, 0));
         for c in 0..contacts {
             for k in self.side_start[c]..self.side_start[c + 1] {
                 let slot = self.sides[k].slot;
@@ -115,18 +128,6 @@ impl Factors {
         }
         if let Some(first) = fill.first_mut() {
             *first = 0;
-        }
-        self.diagonal.clear();
-        for c in 0..contacts {
-            let mut block = Matrix3::zeros();
-            for side in self
-                .sides
-                .get(self.side_start[c]..self.side_start[c + 1])
-                .unwrap_or(&[])
-            {
-                block += side.rows * side.response;
-            }
-            self.diagonal.push(block);
         }
     }
 }

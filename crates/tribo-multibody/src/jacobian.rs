@@ -51,14 +51,17 @@ pub fn point_jacobian_into(
 ) -> Result<(), Error> {
     let nv = kin.tree().nv();
     if jacobian.shape() == (3, nv) {
-        jacobian.fill(0.0);
+        jacobian.as_mut_slice().fill(0.0);
     } else {
         *jacobian = DMatrix::zeros(3, nv);
     }
+    // Column-major 3 × nv: column `dof` is entries 3·dof..3·dof + 3 (every dof is < nv).
+    let entries = jacobian.as_mut_slice();
+    let offset = point - kin.origin();
     for_each_supporting_axis(kin, body, |dof, s| {
-        jacobian
-            .fixed_view_mut::<3, 1>(0, dof)
-            .copy_from(&s.velocity_at(&(point - kin.origin())));
+        if let Some(column) = entries.get_mut(3 * dof..3 * dof + 3) {
+            column.copy_from_slice(s.velocity_at(&offset).as_slice());
+        }
     })
 }
 

@@ -127,3 +127,24 @@ fn point_accelerations_match_finite_differences_of_velocities() {
         }
     }
 }
+
+#[test]
+fn point_jacobians_into_reused_storage_are_the_frame_jacobians_linear_rows() {
+    // One buffer filled for every body and point of two trees in turn (sizes change, entries of the
+    // previous body must not survive): each equals the first three rows of the frame Jacobian,
+    // which computes the same columns on its own (bit-equal, tolerance 0).
+    let mut rng = rng(11);
+    let mut buffer = nalgebra::DMatrix::zeros(0, 0);
+    let humanoid = || sample_trees::humanoid().expect("valid");
+    for tree in [humanoid(), mixed_chain(), humanoid()] {
+        let state = random_state(&tree, &mut rng);
+        let kin = Kinematics::new(&tree, &state).expect("valid");
+        for body in (0..tree.len()).rev() {
+            let point = random_vector(3, &mut rng);
+            let point = Vector3::new(point[0], point[1], point[2]);
+            tribo_multibody::point_jacobian_into(&kin, body, &point, &mut buffer).expect("in range");
+            let frame = frame_jacobian(&kin, body, &point).expect("in range");
+            assert_eq!(buffer, frame.rows(0, 3).into_owned(), "body {body}");
+        }
+    }
+}

@@ -50,7 +50,7 @@ use tribo_multibody::{point_jacobian_into, Kinematics, VelocityStep};
 
 use crate::build::BodyModel;
 use crate::collision::{PairPoints, RawPoint};
-use crate::culling::{cull, Culling};
+use crate::culling::{cull_into, CullScratch, Culling};
 use crate::error::PointError;
 use crate::impacts::Strike;
 use crate::options::PgsOptions;
@@ -208,11 +208,13 @@ pub(crate) fn build_rows(
                 .flatten()
                 .unwrap_or(o.max_num_contact_points),
         };
-        let kept = cull(points, &culling);
+        // The kept points' list is taken out of `buffers` while the rows borrow them, and put back.
+        let mut kept = std::mem::take(&mut buffers.kept);
+        cull_into(points, &culling, &mut buffers.cull, &mut kept);
         let (stiffness, damping) = pair_compliance(ctx.scene, a, b);
         let share = 1.0 / kept.len().max(1) as f64;
         let first = rows.len();
-        for raw in kept {
+        for raw in kept.drain(..) {
             let (Some(view_a), Some(view_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
                 continue;
             };
@@ -268,6 +270,7 @@ pub(crate) fn build_rows(
                     .coords,
             });
         }
+        buffers.kept = kept;
         // A pair's load is shared only among two or more resting points.
         let pair_rows = &mut rows[first..];
         if pair_rows.iter().filter(|r| r.shares_load).count() < 2 {
@@ -422,6 +425,7 @@ fn point_rows(
         jacobian_a,
         jacobian_b,
         spare,
+        ..
     } = buffers;
     let jacobian_a = view_a.jacobian(a.link, point, jacobian_a);
     let jacobian_b = view_b.jacobian(b.link, point, jacobian_b);
@@ -448,8 +452,17 @@ fn side(
         .pop()
         .filter(|m| m.ncols() == jacobian.ncols())
         .unwrap_or_else(|| Matrix3xX::zeros(jacobian.ncols()));
-    // The product `frame * jacobian` (the same gemm), written in place.
-    frame.mul_to(jacobian, &mut rows);
+    // The product `frame * jacobian` column by column (the fixed-size product of each column is the
+    // dynamic gemm's: the same sum, in the same order), written in place. Both are column-major
+    // with three rows.
+    for (out, column) in rows
+        .as_mut_slice()
+        .chunks_exact_mut(3)
+        .zip(jacobian.as_slice().chunks_exact(3))
+    {
+        let product = frame * Vector3::new(column[0], column[1], column[2]);
+        out.copy_from_slice(product.as_slice());
+    }
     Some(Side { body: link.body, rows })
 }
 
@@ -461,6 +474,9 @@ pub(crate) struct RowBuffers {
     jacobian_b: DMatrix<f64>,
     /// Rows of contacts no longer needed, for [`side`] to fill again.
     spare: Vec<Matrix3xX<f64>>,
+    /// The points culling keeps of the pair being built, and culling's working storage.
+    kept: Vec<RawPoint>,
+    cull: CullScratch,
 }
 
 impl RowBuffers {
@@ -470,5 +486,29 @@ impl RowBuffers {
             self.spare
                 .extend([row.side_a, row.side_b].into_iter().flatten().map(|side| side.rows));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_rows_are_the_frame_times_the_jacobian() {
+        // Against nalgebra's dynamic product, bit-equal (tolerance 0: the same sums in the same
+        // order), with a spare of the wrong size, then one of the right size.
+        let normal = Vector3::new(0.2, -0.3, 0.9).normalize();
+        let (t1, t2) = tangents(&normal);
+        let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
+        let mut spare = vec![Matrix3xX::zeros(4)];
+        for nv in [6, 13, 13] {
+            let jacobian = DMatrix::from_fn(3, nv, |r, c| ((3 * c + r) as f64 * 0.77).sin() * 1.3);
+            let link = LinkRef { body: 2, link: 1 };
+            let side = side(link, &frame, Some(&jacobian), &mut spare).expect("a dynamic side");
+            assert_eq!(side.body, 2);
+            assert_eq!(side.rows, frame * &jacobian, "{nv} columns");
+            spare.push(side.rows);
+        }
+        assert!(side(LinkRef { body: 0, link: 0 }, &frame, None, &mut spare).is_none());
     }
 }

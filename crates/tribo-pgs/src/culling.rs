@@ -27,44 +27,93 @@ pub(crate) struct Culling {
     pub max_points: usize,
 }
 
-/// The points of one link pair kept by the rules of the module docs.
+/// Working storage of [`cull_into`], kept between calls so that culling allocates nothing once
+/// it has seen a pair with as many points.
+#[derive(Debug, Default)]
+pub(crate) struct CullScratch {
+    /// The points not deeper than `cullingDepth`, grouped cluster by cluster (each cluster's in
+    /// their order).
+    grouped: Vec<RawPoint>,
+    /// The cluster of each point that passes the depth rule, in point order.
+    cluster_of: Vec<usize>,
+    /// Each cluster's first normal, in order of creation.
+    leaders: Vec<nalgebra::Vector3<f64>>,
+    /// Per point of the cluster being reduced: already kept.
+    taken: Vec<bool>,
+}
+
+/// The points of one link pair kept by the rules of the module docs (a fresh list; the engine
+/// uses [`cull_into`]).
+#[cfg(test)]
 pub(crate) fn cull(points: &[RawPoint], culling: &Culling) -> Vec<RawPoint> {
-    let deep_enough: Vec<RawPoint> = points.iter().copied().filter(|p| p.depth <= culling.depth).collect();
-    if culling.max_points == 0 {
-        let mut kept: Vec<RawPoint> = Vec::new();
-        for p in deep_enough {
-            if kept.iter().all(|k| (k.point - p.point).norm() >= culling.distance) {
-                kept.push(p);
-            }
-        }
-        return kept;
-    }
-    // Clusters by normal: each point joins the first cluster whose first normal is within 15°.
-    let mut clusters: Vec<Vec<RawPoint>> = Vec::new();
-    for p in deep_enough {
-        match clusters
-            .iter_mut()
-            .find(|c| c.first().is_some_and(|f| f.normal.dot(&p.normal) >= CLUSTER_COSINE))
-        {
-            Some(cluster) => cluster.push(p),
-            None => clusters.push(vec![p]),
-        }
-    }
     let mut kept = Vec::new();
-    for cluster in clusters {
-        kept.extend(farthest_point_selection(&cluster, culling.max_points));
-    }
+    cull_into(points, culling, &mut CullScratch::default(), &mut kept);
     kept
 }
 
-/// The deepest point, then repeatedly the point whose distance to the nearest kept point is the
-/// largest, until `n` points are kept (or the cluster is exhausted).
-fn farthest_point_selection(cluster: &[RawPoint], n: usize) -> Vec<RawPoint> {
-    if cluster.len() <= n {
-        return cluster.to_vec();
+/// The points of one link pair kept by the rules of the module docs, into `kept` (emptied
+/// first), with `scratch` as working storage.
+pub(crate) fn cull_into(points: &[RawPoint], culling: &Culling, scratch: &mut CullScratch, kept: &mut Vec<RawPoint>) {
+    kept.clear();
+    let deep_enough = || points.iter().filter(|p| p.depth <= culling.depth);
+    if culling.max_points == 0 {
+        for p in deep_enough() {
+            if kept.iter().all(|k| (k.point - p.point).norm() >= culling.distance) {
+                kept.push(*p);
+            }
+        }
+        return;
     }
-    let mut taken = vec![false; cluster.len()];
-    let mut kept = Vec::with_capacity(n);
+    // Clusters by normal: each point joins the first cluster whose first normal is within 15°.
+    let CullScratch {
+        grouped,
+        cluster_of,
+        leaders,
+        taken,
+    } = scratch;
+    leaders.clear();
+    cluster_of.clear();
+    for p in deep_enough() {
+        let cluster = match leaders.iter().position(|f| f.dot(&p.normal) >= CLUSTER_COSINE) {
+            Some(cluster) => cluster,
+            None => {
+                leaders.push(p.normal);
+                leaders.len() - 1
+            }
+        };
+        cluster_of.push(cluster);
+    }
+    grouped.clear();
+    for cluster in 0..leaders.len() {
+        grouped.extend(
+            deep_enough()
+                .zip(cluster_of.iter())
+                .filter(|(_, &c)| c == cluster)
+                .map(|(p, _)| *p),
+        );
+    }
+    // `cluster_of` counted per cluster gives each cluster's run in `grouped`.
+    let mut start = 0;
+    for cluster in 0..leaders.len() {
+        let len = cluster_of.iter().filter(|&&c| c == cluster).count();
+        if let Some(members) = grouped.get(start..start + len) {
+            farthest_point_selection(members, culling.max_points, taken, kept);
+        }
+        start += len;
+    }
+}
+
+/// Appends to `kept` the deepest point of `cluster`, then repeatedly the point whose distance to
+/// the nearest point kept from this cluster is the largest, until `n` points are kept (or the
+/// cluster is exhausted). `taken` is working storage.
+fn farthest_point_selection(cluster: &[RawPoint], n: usize, taken: &mut Vec<bool>, kept: &mut Vec<RawPoint>) {
+    if cluster.len() <= n {
+        kept.extend_from_slice(cluster);
+        return;
+    }
+    taken.clear();
+    taken.resize(cluster.len(), false);
+    let first = kept.len();
     let deepest = (0..cluster.len()).fold(0, |best, i| {
         if cluster[i].depth > cluster[best].depth {
             i
@@ -74,13 +123,13 @@ fn farthest_point_selection(cluster: &[RawPoint], n: usize) -> Vec<RawPoint> {
     });
     taken[deepest] = true;
     kept.push(cluster[deepest]);
-    while kept.len() < n {
+    while kept.len() - first < n {
         let mut best: Option<(usize, f64)> = None;
         for (i, p) in cluster.iter().enumerate() {
             if taken[i] {
                 continue;
             }
-            let nearest = kept
+            let nearest = kept[first..]
                 .iter()
                 .map(|k: &RawPoint| (k.point - p.point).norm())
                 .fold(f64::INFINITY, f64::min);
@@ -92,7 +141,6 @@ fn farthest_point_selection(cluster: &[RawPoint], n: usize) -> Vec<RawPoint> {
         taken[i] = true;
         kept.push(cluster[i]);
     }
-    kept
 }
 
 #[cfg(test)]
@@ -181,5 +229,101 @@ mod tests {
             },
         );
         assert_eq!(kept, vec![points[0], side]);
+    }
+
+    /// The allocation-per-call form culling had before [`cull_into`], kept as the reference.
+    fn reference_cull(points: &[RawPoint], culling: &Culling) -> Vec<RawPoint> {
+        let deep_enough: Vec<RawPoint> = points.iter().copied().filter(|p| p.depth <= culling.depth).collect();
+        if culling.max_points == 0 {
+            let mut kept: Vec<RawPoint> = Vec::new();
+            for p in deep_enough {
+                if kept.iter().all(|k| (k.point - p.point).norm() >= culling.distance) {
+                    kept.push(p);
+                }
+            }
+            return kept;
+        }
+        let mut clusters: Vec<Vec<RawPoint>> = Vec::new();
+        for p in deep_enough {
+            match clusters
+                .iter_mut()
+                .find(|c| c.first().is_some_and(|f| f.normal.dot(&p.normal) >= CLUSTER_COSINE))
+            {
+                Some(cluster) => cluster.push(p),
+                None => clusters.push(vec![p]),
+            }
+        }
+        let mut kept = Vec::new();
+        for cluster in clusters {
+            kept.extend(reference_selection(&cluster, culling.max_points));
+        }
+        kept
+    }
+
+    fn reference_selection(cluster: &[RawPoint], n: usize) -> Vec<RawPoint> {
+        if cluster.len() <= n {
+            return cluster.to_vec();
+        }
+        let mut taken = vec![false; cluster.len()];
+        let deepest = (0..cluster.len()).fold(0, |best, i| {
+            if cluster[i].depth > cluster[best].depth {
+                i
+            } else {
+                best
+            }
+        });
+        taken[deepest] = true;
+        let mut kept = vec![cluster[deepest]];
+        while kept.len() < n {
+            let mut best: Option<(usize, f64)> = None;
+            for (i, p) in cluster.iter().enumerate() {
+                if taken[i] {
+                    continue;
+                }
+                let nearest = kept
+                    .iter()
+                    .map(|k: &RawPoint| (k.point - p.point).norm())
+                    .fold(f64::INFINITY, f64::min);
+                if best.is_none_or(|(_, d)| nearest > d) {
+                    best = Some((i, nearest));
+                }
+            }
+            let Some((i, _)) = best else { break };
+            taken[i] = true;
+            kept.push(cluster[i]);
+        }
+        kept
+    }
+
+    #[test]
+    fn reused_storage_keeps_the_points_of_fresh_lists() {
+        // Pseudo-random pairs of 1 to 12 points with normals in three directions (clusters
+        // interleaved) and depths on both sides of the depth limit, culled one after the other in
+        // one scratch: each result equals the reference's exactly.
+        let normals = [Vector3::z(), Vector3::x(), Vector3::new(0.0, 0.1, 1.0).normalize()];
+        let mut scratch = CullScratch::default();
+        let mut kept = Vec::new();
+        for case in 0..60_usize {
+            let n = 1 + case % 12;
+            let points: Vec<RawPoint> = (0..n)
+                .map(|i| {
+                    let t = (case * 31 + i * 7) as f64;
+                    RawPoint {
+                        point: Vector3::new((t * 0.37).sin(), (t * 0.91).cos(), 0.1 * (t * 0.13).sin()),
+                        normal: normals[(i * (case + 1)) % 3],
+                        depth: 0.06 * (t * 0.71).sin(),
+                    }
+                })
+                .collect();
+            for max_points in [0, 1, 3, 4] {
+                let culling = Culling { max_points, ..DEFAULTS };
+                cull_into(&points, &culling, &mut scratch, &mut kept);
+                assert_eq!(
+                    kept,
+                    reference_cull(&points, &culling),
+                    "case {case}, {max_points} points"
+                );
+            }
+        }
     }
 }

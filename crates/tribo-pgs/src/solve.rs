@@ -48,7 +48,7 @@ use tribo_engine::LinkRef;
 use tribo_lcp::{
     solve_contacts_lemke, ContactProblem, DelassusRows, FactoredDelassus, FactoredSide, LemkeOptions, Pgs, SolveReport,
 };
-use tribo_multibody::{DelassusWork, VelocityStep};
+use tribo_multibody::{DelassusWork, TreeFactorisation, VelocityStep};
 
 use crate::contacts::ContactRow;
 use crate::error::SolveError;
@@ -237,9 +237,12 @@ const FACTORED_DOFS: usize = 6;
 
 /// M̃⁻¹ of every dynamic body with [`FACTORED_DOFS`] coordinates (`None` for the others), from its
 /// factorisation, symmetrised (the solves leave it symmetric to rounding), into `inverses`. The
-/// degenerate-contact screen and the factored operator share it.
-pub(crate) fn free_body_inverses(
+/// degenerate-contact screen and the factored operator share it. `dof_parent(body)` is the body's
+/// dof tree (tribo-multibody `Tree::dof_parent`): a serial one (a free joint's six dofs) takes the
+/// fixed-size solves of [`serial_inverse`], any other the factorisation's own column solves.
+pub(crate) fn free_body_inverses<'t>(
     steps: &[Option<VelocityStep>],
+    dof_parent: impl Fn(usize) -> Option<&'t [Option<usize>]>,
     inverses: &mut Vec<Option<Matrix6<f64>>>,
 ) -> Result<(), SolveError> {
     inverses.clear();
@@ -247,16 +250,13 @@ pub(crate) fn free_body_inverses(
     for (body, step) in steps.iter().enumerate() {
         let inverse = match step {
             Some(step) if step.v_free.len() == FACTORED_DOFS => {
-                // M̃⁻¹ column by column (the solve of `solve_matrix` on the identity).
-                let mut inverse = Matrix6::zeros();
-                for k in 0..FACTORED_DOFS {
-                    column.fill(0.0);
-                    column[k] = 1.0;
-                    step.system
-                        .solve_in_place(&mut column)
-                        .map_err(|source| SolveError::Delassus { body, source })?;
-                    inverse.set_column(k, &column);
+                let serial = dof_parent(body).is_some_and(is_serial);
+                let inverse = if serial {
+                    serial_inverse(&step.system)
+                } else {
+                    column_inverse(&step.system, &mut column)
                 }
+                .map_err(|source| SolveError::Delassus { body, source })?;
                 Some(Matrix6::from_fn(|r, c| 0.5 * (inverse[(r, c)] + inverse[(c, r)])))
             }
             _ => None,
@@ -264,6 +264,77 @@ pub(crate) fn free_body_inverses(
         inverses.push(inverse);
     }
     Ok(())
+}
+
+/// Whether every dof's parent is the dof before it: the dof tree of one multi-dof joint on a fixed
+/// base, whose ancestor chains are complete (dof i has i − 1, i − 2, …, 0).
+fn is_serial(dof_parent: &[Option<usize>]) -> bool {
+    dof_parent
+        .iter()
+        .enumerate()
+        .all(|(k, parent)| *parent == k.checked_sub(1))
+}
+
+/// M̃⁻¹ column by column (the solve of `solve_matrix` on the identity), `column` working storage.
+fn column_inverse(
+    system: &TreeFactorisation,
+    column: &mut DVector<f64>,
+) -> Result<Matrix6<f64>, tribo_multibody::Error> {
+    let mut inverse = Matrix6::zeros();
+    for k in 0..FACTORED_DOFS {
+        column.fill(0.0);
+        column[k] = 1.0;
+        system.solve_in_place(column)?;
+        inverse.set_column(k, column);
+    }
+    Ok(inverse)
+}
+
+/// M̃⁻¹ of a six-dof serial chain from its factors `M̃ = Lᵀ D L` (tribo-multibody
+/// `TreeFactorisation`, RBDA §6.4), with the factorisation's own solves on the identity's columns
+/// written out on 6 × 6 arrays: the same operations in the same order (ancestors of dof i are
+/// i − 1, …, 0, nearest first), so the same numbers as [`column_inverse`] without its
+/// per-column length checks and chain look-ups:
+///
+/// ```text
+/// Lᵀ z = e_k:  for i = 5 … 0 with z_i ≠ 0:  for j = i−1 … 0:  z_j −= L_ij z_i
+/// z ← D⁻¹ z
+/// L x = z:     for i = 0 … 5:  x_i −= Σ_{j = i−1 … 0} L_ij x_j
+/// ```
+fn serial_inverse(system: &TreeFactorisation) -> Result<Matrix6<f64>, tribo_multibody::Error> {
+    const N: usize = FACTORED_DOFS;
+    let (factor, d) = (system.l(), system.d());
+    if factor.shape() != (N, N) || d.len() != N {
+        return Err(tribo_multibody::Error::DimensionMismatch {
+            what: "mass matrix factors",
+            expected: N,
+            found: d.len(),
+        });
+    }
+    let l = Matrix6::from_fn(|r, c| factor[(r, c)]);
+    let mut inverse = Matrix6::zeros();
+    for k in 0..N {
+        let mut y = [0.0; N];
+        y[k] = 1.0;
+        for i in (0..N).rev() {
+            let yi = y[i];
+            if yi == 0.0 {
+                continue;
+            }
+            for j in (0..i).rev() {
+                y[j] -= l[(i, j)] * yi;
+            }
+        }
+        for (value, d) in y.iter_mut().zip(d.iter()) {
+            *value /= d;
+        }
+        for i in 0..N {
+            let sum: f64 = (0..i).rev().map(|j| l[(i, j)] * y[j]).sum();
+            y[i] -= sum;
+        }
+        inverse.set_column(k, &nalgebra::Vector6::from(y));
+    }
+    Ok(inverse)
 }
 
 /// Makes `vector` the zero vector of length `n`, in its own storage when it has the room.
@@ -419,7 +490,7 @@ pub(crate) fn solve_rigid(
 
 /// Last step's impulses: (link pair, point in a's carrier frame, impulse on b, world), sorted by
 /// link pair (stable: a pair's points in their row order). Kept in one flat buffer reused from step
-/// to step; a contact finds its pair's points by binary search.
+/// to step; the contacts find their pairs' points with a [`PairCursor`].
 #[derive(Debug, Clone, Default)]
 pub(crate) struct WarmStart {
     points: Vec<StoredImpulse>,
@@ -434,6 +505,39 @@ struct StoredImpulse {
     impulse: Vector3<f64>,
 }
 
+/// Finds link pairs' runs in the sorted stored points for a sequence of lookups. Rows come pair
+/// by pair in pair order (the compliant points' after them), so each lookup usually starts where
+/// the last one did and walks forward (a merge of the two sorted lists); a pair before the last
+/// one is found by binary search. Either way the run is the one of the binary search
+/// (`partition_point` on `< pair` and `== pair`).
+#[derive(Default)]
+struct PairCursor {
+    /// Where the last pair's run starts, and that pair.
+    start: usize,
+    last: Option<(LinkRef, LinkRef)>,
+}
+
+impl PairCursor {
+    /// The run of `points` (sorted by pair) with link pair `pair`.
+    fn points_of<'p>(&mut self, points: &'p [StoredImpulse], pair: (LinkRef, LinkRef)) -> &'p [StoredImpulse] {
+        let mut start = match self.last {
+            // Every point before `start` is below the last pair, so below this one.
+            Some(last) if last <= pair => self.start.min(points.len()),
+            _ => points.partition_point(|p| p.pair < pair),
+        };
+        while points.get(start).is_some_and(|p| p.pair < pair) {
+            start += 1;
+        }
+        let end = start
+            + points
+                .get(start..)
+                .map_or(0, |rest| rest.iter().take_while(|p| p.pair == pair).count());
+        self.start = start;
+        self.last = Some(pair);
+        points.get(start..end).unwrap_or(&[])
+    }
+}
+
 /// Previous points farther than this (m) do not warm-start a contact.
 const WARM_START_RADIUS: f64 = 0.01;
 
@@ -443,11 +547,10 @@ impl WarmStart {
     /// first of equals).
     pub fn initial(&self, rows: &[ContactRow], lambda: &mut DVector<f64>) {
         zeroed_vector(lambda, 3 * rows.len());
+        let mut cursor = PairCursor::default();
         for (c, row) in rows.iter().enumerate() {
-            let pair = (row.a, row.b);
-            let start = self.points.partition_point(|p| p.pair < pair);
-            let end = start + self.points[start..].partition_point(|p| p.pair == pair);
-            let nearest = self.points[start..end]
+            let points = cursor.points_of(&self.points, (row.a, row.b));
+            let nearest = points
                 .iter()
                 .map(|p| ((p.local_a - row.local_a).norm(), &p.impulse))
                 .filter(|(d, _)| *d <= WARM_START_RADIUS)
@@ -474,6 +577,88 @@ impl WarmStart {
         // Rows come pair by pair (compliant points after the collision rows): usually sorted already.
         if !self.points.is_sorted_by_key(|p| p.pair) {
             self.points.sort_by_key(|p| p.pair);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serial_inverse_is_the_column_solves_inverse() {
+        // A spatial inertia about a point off the centre of mass (full 6 × 6 coupling) plus
+        // diagonal damping terms, factorised on a serial dof chain.
+        let serial: Vec<Option<usize>> = (0..6).map(|k: usize| k.checked_sub(1)).collect();
+        assert!(is_serial(&serial));
+        assert!(!is_serial(&[None, Some(0), Some(1), None, Some(3), Some(4)]));
+        let c = Vector3::new(0.1, -0.05, 0.02);
+        let mass = 2.5;
+        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.2, 0.015, -0.02, 0.015, 0.25);
+        let cross = c.cross_matrix();
+        let mut m = Matrix6::zeros();
+        m.fixed_view_mut::<3, 3>(0, 0).copy_from(&(Matrix3::identity() * mass));
+        m.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-mass * cross));
+        m.fixed_view_mut::<3, 3>(3, 0).copy_from(&(mass * cross));
+        m.fixed_view_mut::<3, 3>(3, 3)
+            .copy_from(&(inertia - mass * cross * cross));
+        for k in 0..6 {
+            m[(k, k)] += 0.01 * (k + 1) as f64;
+        }
+        let system = TreeFactorisation::with_dof_parent(DMatrix::from_column_slice(6, 6, m.as_slice()), &serial)
+            .expect("positive definite");
+        let fast = serial_inverse(&system).expect("6 × 6");
+        let reference = column_inverse(&system, &mut DVector::zeros(6)).expect("6 × 6");
+        let scale = reference.amax();
+        // The same operations in the same order: equal to rounding (bit-equal with the solves of
+        // this version of tribo-multibody).
+        assert!((fast - reference).amax() <= 1e-14 * scale, "{fast} vs {reference}");
+        let identity = m * fast;
+        assert!((identity - Matrix6::identity()).amax() < 1e-12, "{identity}");
+        // Sizes other than six are refused, not indexed out of range.
+        let small = TreeFactorisation::with_dof_parent(DMatrix::identity(3, 3), &serial[..3]).expect("identity");
+        assert!(serial_inverse(&small).is_err());
+    }
+
+    fn link(body: usize) -> LinkRef {
+        LinkRef { body, link: 0 }
+    }
+
+    #[test]
+    fn the_pair_cursor_finds_the_runs_of_the_binary_search() {
+        // Stored pairs (b, b + 1 + k % 3) for bodies b with 0 to 3 points each, sorted; looked up in
+        // order with absent pairs among them, then again out of order (compliant points after the
+        // collision rows).
+        let mut points = Vec::new();
+        for b in 0..20 {
+            for k in 0..(b * 7) % 4 {
+                points.push(StoredImpulse {
+                    pair: (link(b), link(b + 1 + k % 3)),
+                    local_a: Vector3::new(k as f64, 0.0, 0.0),
+                    impulse: Vector3::zeros(),
+                });
+            }
+        }
+        points.sort_by_key(|p| p.pair);
+        let mut lookups: Vec<(LinkRef, LinkRef)> = (0..22)
+            .flat_map(|b| (1..4).map(move |d| (link(b), link(b + d))))
+            .collect();
+        lookups.extend([
+            (link(5), link(7)),
+            (link(2), link(3)),
+            (link(5), link(7)),
+            (link(30), link(31)),
+        ]);
+        let mut cursor = PairCursor::default();
+        for pair in lookups {
+            let start = points.partition_point(|p| p.pair < pair);
+            let end = start + points[start..].partition_point(|p| p.pair == pair);
+            let run = cursor.points_of(&points, pair);
+            assert_eq!(run.len(), end - start, "{pair:?}");
+            assert!(
+                run.iter().zip(&points[start..end]).all(|(x, y)| std::ptr::eq(x, y)),
+                "{pair:?}"
+            );
         }
     }
 }

@@ -365,7 +365,8 @@ impl PgsEngine {
             build_rows(&ctx, &views, &pairs, rows, row_buffers);
             compliant_rows(&ctx, &views, compliant, rows, row_buffers)
                 .map_err(|e| Failure::Step(StepError::InvalidCommand { what: e.to_string() }))?;
-            free_body_inverses(velocity_steps, inverses).map_err(solver_failure)?;
+            let dof_parent = |body: usize| models.get(body).map(|m| m.tree.dof_parent());
+            free_body_inverses(velocity_steps, dof_parent, inverses).map_err(solver_failure)?;
             // Contacts within one body or with compliance on the diagonal are screened on their
             // own Delassus diagonals; the others on the assembled operator's (below).
             let on_operator = operator_can_screen(rows);
