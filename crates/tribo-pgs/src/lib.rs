@@ -132,7 +132,7 @@
 //! | `subspace_rows` | largest island (free rows) that gets PGS subspace steps; 0 turns them off | – | 96 | ≥ 0 |
 //!
 //! # Determinism
-//! Single-threaded; ordered containers (`BTreeMap` by link pair) and stable sorts keyed by
+//! Single-threaded; contact points grouped in link-pair order and stable sorts keyed by
 //! indices in every stage, so two runs of the same scene and commands are bit-identical.
 
 mod build;
