@@ -277,7 +277,7 @@ impl TreeFactorisation {
     /// Same numbers as [`Self::delassus`] to the bit for a finite Jacobian: the solve performs the
     /// same operations in the same order (the dofs it skips hold exact zeros, which the dense solve
     /// skips too), and the products leave out only zero terms and sum the others in the dense dot's
-    /// lanes ([`DelassusWork::block`]).
+    /// lanes (`DelassusWork::block`).
     pub fn delassus_into(
         &self,
         jacobian: &DMatrix<f64>,
