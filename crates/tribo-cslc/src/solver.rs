@@ -57,6 +57,13 @@ pub(crate) struct Prepared {
     pub stick_limit: f64,
 }
 
+impl Prepared {
+    /// The sphere penetrates its linearised target surface at zero displacement.
+    fn touches_at_rest(&self) -> bool {
+        self.surface.is_some_and(|s| s.contact_at(&Vector3::zeros()).is_some())
+    }
+}
+
 /// How a step's sweeps ended.
 pub(crate) struct SweepEnd {
     /// Sweeps made before the residual met the tolerance (or the cap).
@@ -129,6 +136,10 @@ pub struct CslcPad {
     params: CslcParams,
     stiffness: Vec<Matrix3<f64>>,
     compliance: Vec<Matrix3<f64>>,
+    /// `k_c a_i` of every sphere (the Hertz coefficient, §3.3), N/m^{1.5}.
+    contact_coefficients: Vec<f64>,
+    /// `K_ℓ`, the spring per neighbour link ([`CslcParams::lateral_spring`]), N/m.
+    lateral_spring: f64,
     displacement: Vec<Vector3<f64>>,
     /// The displacements solved the step before (`δ_{n−1}`), for the initial iterate.
     previous_displacement: Vec<Vector3<f64>>,
@@ -170,6 +181,11 @@ impl CslcPad {
             }
         }
         let n = lattice.len();
+        let contact_coefficients = lattice
+            .spheres()
+            .iter()
+            .map(|s| params.contact_stiffness * s.area)
+            .collect();
         let colors = crate::red_black::colour_classes(&lattice);
         let clusters = Clusters::new(&lattice);
         Ok(CslcPad {
@@ -177,6 +193,8 @@ impl CslcPad {
             params,
             compliance: stiffness.iter().map(local_compliance).collect(),
             stiffness,
+            contact_coefficients,
+            lateral_spring: lateral,
             displacement: vec![Vector3::zeros(); n],
             previous_displacement: vec![Vector3::zeros(); n],
             contact_target: vec![None; n],
@@ -291,8 +309,11 @@ impl CslcPad {
     }
 
     fn neighbour_pull(&self, i: usize, field: &[Vector3<f64>]) -> Vector3<f64> {
-        let sum: Vector3<f64> = self.lattice.neighbours(i).iter().filter_map(|&j| field.get(j)).sum();
-        sum * self.params.lateral_spring()
+        let mut sum = Vector3::zeros();
+        for d in self.lattice.neighbours(i).iter().filter_map(|&j| field.get(j)) {
+            sum += d;
+        }
+        sum * self.lateral_spring
     }
 
     /// The local Newton step of sphere `i` against the field `field` (`local.rs`); `prepared[i]`
@@ -347,7 +368,6 @@ impl CslcPad {
         i: usize,
         delta: Vector3<f64>,
     ) -> crate::local::LocalStep {
-        let area = self.lattice.spheres().get(i).map_or(0.0, |s| s.area);
         let identity = Matrix3::identity();
         let problem = LocalProblem {
             stiffness: self.stiffness.get(i).unwrap_or(&identity),
@@ -355,7 +375,7 @@ impl CslcPad {
             neighbour_pull: self.neighbour_pull(i, field),
             delta,
             contact,
-            contact_coefficient: self.params.contact_stiffness * area,
+            contact_coefficient: self.contact_coefficients.get(i).copied().unwrap_or(0.0),
             stick_limit: here.map_or(input.friction, |p| p.stick_limit),
             slide_friction: input.dynamic_friction,
         };
@@ -390,14 +410,17 @@ impl CslcPad {
         &mut self.colors
     }
 
-    /// Sphere `i` has no displacement, no displaced neighbour and no target within reach: its
-    /// local step would leave it at zero with zero residual.
+    /// Sphere `i` has no displacement, no displaced neighbour and no contact at zero
+    /// displacement (no target within reach, or its linearised surface not penetrated): its
+    /// local step would leave it at zero with zero residual (`local.rs`: without contact the
+    /// step is `K⁻¹ b` with `b = 0`, residual `|b − K δ| = 0`). A pad near a target it does
+    /// not touch (a swinging foot, an opening finger) is then not swept at all.
     pub(crate) fn is_at_rest(&self, prepared: &[Prepared], field: &[Vector3<f64>], i: usize) -> bool {
         let zero = |j: usize| field.get(j).is_none_or(|d| *d == Vector3::zeros());
         zero(i)
             && prepared
                 .get(i)
-                .is_none_or(|p| p.surface.is_none() && p.anchor == Vector3::zeros())
+                .is_none_or(|p| p.surface.is_none_or(|s| s.contact_at(&Vector3::zeros()).is_none()))
             && self.lattice.neighbours(i).iter().all(|&j| zero(j))
     }
 
@@ -424,6 +447,13 @@ impl CslcPad {
                 .map(|(d, p)| d + (d - p)),
         );
         self.previous_displacement.clone_from(&self.displacement);
+    }
+
+    /// Makes the solved displacements zero (an unloaded pad), remembering `δ_n` as the next
+    /// step's `δ_{n−1}` as [`Self::initial_iterate_into`] does.
+    fn rest_field(&mut self) {
+        self.previous_displacement.clone_from(&self.displacement);
+        self.displacement.iter_mut().for_each(|d| *d = Vector3::zeros());
     }
 
     /// The storage for a step's iterate (see `spare_field`), taken out of the pad.
@@ -514,7 +544,16 @@ impl CslcPad {
         }
 
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
-        let sweeps = if self.params.acceleration == Acceleration::RedBlackSor {
+        let sweeps = if !prepared.iter().any(Prepared::touches_at_rest) {
+            // Unloaded (docs/design/lattice-model.md §4, "Unloaded pad"): no sphere penetrates
+            // its target at δ = 0, so δ = 0 is the equilibrium, exactly: every force is zero.
+            self.rest_field();
+            SweepEnd {
+                iterations: 0,
+                residual: 0.0,
+                converged: true,
+            }
+        } else if self.params.acceleration == Acceleration::RedBlackSor {
             self.red_black_sweeps(input, &mut prepared, floor)
         } else {
             self.fill_stick_terms(&mut prepared);
