@@ -333,6 +333,32 @@ impl CslcPad {
         self.local_step_of(input, here, contact, field, i, delta)
     }
 
+    /// The local step of sphere `i` when it touches nothing at its displacement in `field`
+    /// (`None` when it does): `δ = K⁻¹ b`, residual `|b − K δ_k|` (`local.rs`, the step without
+    /// contact). Kept small and inlined so that the sweeps run the spheres out of contact — most
+    /// of a pad under a small patch — back to back, and only call the full local problem for the
+    /// touching ones.
+    #[inline(always)]
+    pub(crate) fn free_sphere_step(
+        &self,
+        prepared: &[Prepared],
+        field: &[Vector3<f64>],
+        i: usize,
+    ) -> Option<crate::local::LocalStep> {
+        let delta = *field.get(i)?;
+        let here = prepared.get(i)?;
+        if here.surface.is_some_and(|s| s.contact_at(&delta).is_some()) {
+            return None;
+        }
+        let (k, c) = (self.stiffness.get(i)?, self.compliance.get(i)?);
+        let b = self.neighbour_pull(i, field);
+        Some(crate::local::LocalStep {
+            delta: c * b,
+            residual: (b - k * delta).norm(),
+            normal_force: 0.0,
+        })
+    }
+
     /// [`Self::sphere_step`] for sweeps that run in sphere order on one thread: the stick terms of
     /// sphere `i` are computed when it first touches in the step and kept in `prepared[i]`. Most
     /// spheres near a target never touch it, so most never need them.
@@ -358,7 +384,7 @@ impl CslcPad {
     }
 
     /// The local problem of sphere `i` at displacement `delta` with its contact, solved.
-    #[inline]
+    #[inline(never)]
     fn local_step_of(
         &self,
         input: &StepInput,
