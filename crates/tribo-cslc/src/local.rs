@@ -45,9 +45,15 @@ pub(crate) fn local_stiffness(normal: &Vector3<f64>, anchor: f64, ratio: f64, la
 
 /// Hertz force and its tangent: `(k_c a φ^{3/2}, 1.5 k_c a φ^{1/2})`.
 pub(crate) fn hertz(contact_coefficient: f64, penetration: f64) -> (f64, f64) {
+    let (force, tangent, _) = hertz_with_root(contact_coefficient, penetration);
+    (force, tangent)
+}
+
+/// [`hertz`] and `√φ` (`φ = max(penetration, 0)`).
+fn hertz_with_root(contact_coefficient: f64, penetration: f64) -> (f64, f64, f64) {
     let phi = penetration.max(0.0);
     let root = phi.sqrt();
-    (contact_coefficient * phi * root, 1.5 * contact_coefficient * root)
+    (contact_coefficient * phi * root, 1.5 * contact_coefficient * root, root)
 }
 
 /// The terms of a touching sphere's stick and slide solutions that depend only on its stiffness,
@@ -133,14 +139,16 @@ pub(crate) fn local_compliance(k: &Matrix3<f64>) -> Matrix3<f64> {
 /// `4 Δs²/s ≤ 4.9e-15 s`: `u = s²` to 1e-14, the accuracy the extra confirming step gave before.
 const CONVERGED_STEP: f64 = 3.5e-8;
 
-fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64, current: f64) -> f64 {
+///
+/// `current_root` is `√φ_k`, which the caller has from the Hertz force at the current iterate.
+fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64, current: f64, current_root: f64) -> f64 {
     if reach <= 0.0 || coefficient <= 0.0 {
         return 0.0;
     }
     let bc = beta.max(0.0) * coefficient;
     let upper = reach.sqrt();
     let mut s = if current > 0.0 && current < reach {
-        current.sqrt()
+        current_root
     } else {
         upper
     };
@@ -169,7 +177,7 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
         };
     };
     let m = c.normal;
-    let (f0, tangent) = hertz(p.contact_coefficient, c.penetration);
+    let (f0, tangent, root) = hertz_with_root(p.contact_coefficient, c.penetration);
     // Penetration as the sphere moves: φ(δ) = φ_k − m·(δ − δ_k) (exact for a plane).
     let reach_at = |delta0: &Vector3<f64>| c.penetration - m.dot(&(delta0 - p.delta));
     // Stick: δ = t* + σ m with m·(b − K δ) + f = 0, i.e. σ(f) = σ₀ + f/κ,
@@ -177,7 +185,7 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let kappa = terms.kappa;
     let sigma0 = (m.dot(&b) - m.dot(&terms.k_anchor)) / kappa;
     let stick0 = terms.anchor + m * sigma0;
-    let fn_stick = hertz_equilibrium(p.contact_coefficient, reach_at(&stick0), 1.0 / kappa, c.penetration);
+    let fn_stick = hertz_equilibrium(p.contact_coefficient, reach_at(&stick0), 1.0 / kappa, c.penetration, root);
     let mut new = free;
     if fn_stick > 0.0 {
         let sigma = sigma0 + fn_stick / kappa;
@@ -190,7 +198,8 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
             // Slide: K δ = b + f (m + μ_d d), d the trial friction direction (return mapping):
             // δ(f) = K⁻¹ b + f w, w = K⁻¹ m + (μ_d/|t|) K⁻¹ t.
             let slide_w = terms.c_normal + p.compliance * trial_t * (p.slide_friction / magnitude);
-            let fn_slide = hertz_equilibrium(p.contact_coefficient, reach_at(&free), m.dot(&slide_w), c.penetration);
+            let fn_slide =
+                hertz_equilibrium(p.contact_coefficient, reach_at(&free), m.dot(&slide_w), c.penetration, root);
             new = if fn_slide > 0.0 {
                 free + slide_w * fn_slide
             } else {
