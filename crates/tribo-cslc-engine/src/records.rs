@@ -93,12 +93,19 @@ pub fn patch_record(
                 .filter(move |(_, s)| **s == Some(slot))
                 .map(|(i, _)| i)
         };
-        let mut sphere_normal_forces = vec![0.0; lattice.len()];
-        let mut sphere_pressures = vec![0.0; lattice.len()];
-        for i in mine() {
-            sphere_normal_forces[i] = normal_forces[i];
-            sphere_pressures[i] = pressures[i];
-        }
+        // Per sphere of the lattice: the value of the link's spheres, 0 elsewhere.
+        let of_mine = |values: &[f64]| {
+            let mut out: Vec<f64> = Vec::with_capacity(lattice.len());
+            out.extend(
+                sphere_slots
+                    .iter()
+                    .zip(values)
+                    .map(|(s, v)| if *s == Some(slot) { *v } else { 0.0 }),
+            );
+            out.resize(lattice.len(), 0.0);
+            out
+        };
+        let (sphere_normal_forces, sphere_pressures) = (of_mine(normal_forces), of_mine(pressures));
         let mut force = Vector3::zeros();
         for (point, f) in points.iter().zip(applied) {
             if point.a == link {
