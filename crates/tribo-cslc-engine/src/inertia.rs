@@ -123,3 +123,44 @@ impl<'a> Inertias<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Isometry3, Vector3};
+    use tribo_engine::{BodyState, LinkState, SceneState};
+
+    use super::Inertias;
+
+    /// A 1 kg cube of side 0.2 m (I = m s² / 6 = 1/150 kg m² about any axis through its centre)
+    /// pushed along z at a bottom edge, r = (0.1, 0, −0.1): `r × n = (0, −0.1, 0)`, so
+    /// `1/m_eff = 1/1 + 0.01 · 150 = 2.5` and `m_eff = 0.4 kg`; through its centre 1 kg. The
+    /// ground is fixed: the reduced mass is the cube's, and infinite between two fixed bodies.
+    #[test]
+    fn a_cube_pushed_at_an_edge_has_the_rigid_body_effective_mass() {
+        let scene = tribo_testkit::box_above_ground(0.0, 0.5);
+        let mut state = SceneState {
+            bodies: scene
+                .bodies
+                .iter()
+                .map(|b| BodyState {
+                    links: vec![LinkState::default(); b.model.links.len()],
+                    ..BodyState::default()
+                })
+                .collect(),
+        };
+        let (ground, cube) = (0, 1);
+        let center = Vector3::new(0.3, -0.2, 0.5);
+        state.bodies[cube].links[0].pose = Isometry3::new(center, Vector3::new(0.0, 0.0, std::f64::consts::FRAC_PI_6));
+        let inertias = Inertias::new(&scene, &state);
+        let n = Vector3::z();
+        let edge = center + Vector3::new(0.1, 0.0, -0.1);
+        let tolerance = 1e-12;
+        assert!((inertias.inverse_effective_mass(cube, &edge, &n) - 2.5).abs() < tolerance);
+        assert!((inertias.reduced_mass(ground, cube, &edge, &n) - 0.4).abs() < tolerance);
+        assert!((inertias.reduced_mass(cube, ground, &center, &n) - 1.0).abs() < tolerance);
+        assert_eq!(inertias.inverse_effective_mass(ground, &edge, &n), 0.0);
+        assert_eq!(inertias.reduced_mass(ground, ground, &edge, &n), f64::INFINITY);
+        // A body the scene does not have is immovable, not an error.
+        assert_eq!(inertias.inverse_effective_mass(7, &edge, &n), 0.0);
+    }
+}
