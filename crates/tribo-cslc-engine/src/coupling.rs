@@ -152,55 +152,79 @@ fn anticipated(pad: &PadCoupling, link: LinkRef, near: &Near) -> Option<Complian
 }
 
 /// The compliant points and residual torques of `patch`; `target_links[t]` is the link of target
-/// `t`.
+/// `t`. The patch's per-sphere lists have the lattice's length (`tribo-cslc` `PatchResult`);
+/// spheres past the shortest list are left out.
 pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) -> Coupling {
     let mut links: Vec<LinkRef> = target_links.to_vec();
     links.sort();
     links.dedup();
-    let mut regions: Vec<Vec<Region>> = links
-        .iter()
-        .map(|_| (0..BINS * BINS).map(|_| Region::default()).collect())
-        .collect();
-    for (i, sphere) in pad.lattice.spheres().iter().enumerate() {
-        let cell = pad.cells.get(i).copied().unwrap_or(0);
-        if let Some(Some((t, phi, m))) = patch.approaches.get(i) {
-            let near = target_links
-                .get(*t)
-                .and_then(|l| links.binary_search(l).ok())
-                .and_then(|slot| regions.get_mut(slot))
-                .and_then(|r| r.get_mut(cell))
-                .map(|r| &mut r.near);
-            if let (Some(near), Some(q)) = (near, patch.sphere_centers.get(i)) {
-                if *phi <= 0.0 && *phi > -sphere.radius {
-                    near.anchor += pad.anchor_stiffness * sphere.area;
-                    near.bound += pad.anchor_stiffness * sphere.area
-                        + pad.lateral_spring * pad.lattice.neighbours(i).len() as f64;
-                    if near.phi.is_none_or(|best| *phi > best) {
-                        near.phi = Some(*phi);
-                        near.point = q.coords;
-                        near.normal = *m;
-                    }
+    // Each target's slot in `links`, found once rather than per sphere.
+    let slots: Vec<Option<usize>> = target_links.iter().map(|l| links.binary_search(l).ok()).collect();
+    let slot_of = |t: usize| slots.get(t).copied().flatten();
+    const CELLS: usize = BINS * BINS;
+    // Region `cell` of link slot `s` at `s × CELLS + cell`.
+    let mut regions: Vec<Region> = (0..links.len() * CELLS).map(|_| Region::default()).collect();
+    let spheres = pad.lattice.spheres();
+    let n = [
+        spheres.len(),
+        pad.cells.len(),
+        patch.approaches.len(),
+        patch.sphere_targets.len(),
+        patch.sphere_forces.len(),
+        patch.normal_forces.len(),
+        patch.sphere_normals.len(),
+        patch.sphere_centers.len(),
+        patch.penetrations.len(),
+        patch.deflections.len(),
+        patch.sphere_friction.len(),
+    ]
+    .into_iter()
+    .min()
+    .unwrap_or(0);
+    let (cells, approaches, targets) = (&pad.cells[..n], &patch.approaches[..n], &patch.sphere_targets[..n]);
+    let (forces, normal_forces, normals) = (
+        &patch.sphere_forces[..n],
+        &patch.normal_forces[..n],
+        &patch.sphere_normals[..n],
+    );
+    let (centers, penetrations, deflections, frictions) = (
+        &patch.sphere_centers[..n],
+        &patch.penetrations[..n],
+        &patch.deflections[..n],
+        &patch.sphere_friction[..n],
+    );
+    for (i, sphere) in spheres[..n].iter().enumerate() {
+        let cell = cells[i];
+        if cell >= CELLS {
+            continue;
+        }
+        if let Some((t, phi, m)) = &approaches[i] {
+            let near = slot_of(*t).and_then(|slot| regions.get_mut(slot * CELLS + cell));
+            if let Some(Region { near, .. }) = near.filter(|_| *phi <= 0.0 && *phi > -sphere.radius) {
+                near.anchor += pad.anchor_stiffness * sphere.area;
+                near.bound +=
+                    pad.anchor_stiffness * sphere.area + pad.lateral_spring * pad.lattice.neighbours(i).len() as f64;
+                if near.phi.is_none_or(|best| *phi > best) {
+                    near.phi = Some(*phi);
+                    near.point = centers[i].coords;
+                    near.normal = *m;
                 }
             }
         }
-        let Some(Some(t)) = patch.sphere_targets.get(i) else {
+        let Some(slot) = targets[i].and_then(slot_of) else {
             continue;
         };
-        let Some(link) = target_links.get(*t) else { continue };
-        let Ok(slot) = links.binary_search(link) else { continue };
-        let (Some(f), Some(&fn_i), Some(m), Some(q), Some(&phi), Some(&w)) = (
-            patch.sphere_forces.get(i),
-            patch.normal_forces.get(i),
-            patch.sphere_normals.get(i),
-            patch.sphere_centers.get(i),
-            patch.penetrations.get(i),
-            patch.deflections.get(i),
-        ) else {
+        let Some(region) = regions.get_mut(slot * CELLS + cell) else {
             continue;
         };
-        let Some(region) = regions.get_mut(slot).and_then(|r| r.get_mut(cell)) else {
-            continue;
-        };
+        let (f, fn_i, m, q, phi, w) = (
+            &forces[i],
+            normal_forces[i],
+            &normals[i],
+            &centers[i],
+            penetrations[i],
+            deflections[i],
+        );
         let anchor = pad.anchor_stiffness * sphere.area;
         let hertz = if phi > 0.0 { 1.5 * fn_i / phi } else { 0.0 };
         region.force += f;
@@ -214,13 +238,13 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         };
         region.tangential_stiffness += pad.tangential_ratio * anchor;
         region.area += sphere.area;
-        region.weighted_friction += fn_i * patch.sphere_friction.get(i).copied().unwrap_or(pad.friction);
+        region.weighted_friction += fn_i * frictions[i];
         region.energy += fn_i * (0.5 * w.max(0.0) + 0.4 * phi.max(0.0));
         region.moment += (q - pad.origin).cross(f);
     }
     let mut points = Vec::new();
     let mut residual_torques = Vec::new();
-    for (link, quadrants) in links.iter().zip(regions) {
+    for (link, quadrants) in links.iter().zip(regions.chunks_exact(CELLS)) {
         let mut residual = Vector3::zeros();
         // The patch on this link: the mode the restitution damps (`restitution.rs`).
         let (mut regions_stiffness, mut force, mut energy) = (0.0, 0.0, 0.0);

@@ -11,7 +11,7 @@ use tribo_engine::{
 };
 
 use crate::coupling::{couple, PadCoupling};
-use crate::inertia::reduced_mass;
+use crate::inertia::Inertias;
 use crate::pads::{build_pads, Pad, PadError};
 use crate::records::patch_record;
 use crate::restitution::damping_ratio;
@@ -94,6 +94,8 @@ impl Engine for CslcEngine {
         let mut wrenches: Vec<HostWrench> = Vec::new();
         let mut warnings = Vec::new();
         let friction_of = |scene: &Scene, a: LinkRef, b: LinkRef| scene.contact_params(a, b).static_friction;
+        // The bodies as rigid bodies at the start of the step, shared by every pad's points.
+        let inertias = Inertias::new(&self.scene, self.host.state());
         for p in 0..self.pads.len() {
             let (link, pose_in_link) = (self.pads[p].link, self.pads[p].pose_in_link);
             let Some(link_state) = self.link_state(link) else {
@@ -142,10 +144,8 @@ impl Engine for CslcEngine {
             }
             let params = pad.solver.params();
             let restitution = self.scene.contact_params(link, reach[0].link).restitution;
-            let (scene, state) = (&*self.scene, self.host.state());
-            let reduced_mass = |other: LinkRef, p: &Vector3<f64>, n: &Vector3<f64>| {
-                reduced_mass(scene, state, other.body, link.body, p, n)
-            };
+            let reduced_mass =
+                |other: LinkRef, p: &Vector3<f64>, n: &Vector3<f64>| inertias.reduced_mass(other.body, link.body, p, n);
             let coupling = couple(
                 &PadCoupling {
                     pad_link: link,

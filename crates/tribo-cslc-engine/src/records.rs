@@ -9,7 +9,24 @@ use tribo_engine::{LinkRef, Scene};
 
 use crate::pads::Pad;
 
-/// Records of `pad`'s patch: `a` the touched link, `b` the pad link (forces on the pad).
+/// What a patch's spheres touching one link sum to.
+#[derive(Default, Clone, Copy)]
+struct LinkSums {
+    /// `Σ f_n,i m_i`.
+    normal: Vector3<f64>,
+    /// `Σ f_n,i q_i`.
+    center: Vector3<f64>,
+    /// `Σ f_n,i`, N.
+    total_normal: f64,
+    /// `Σ a_i`, m².
+    area: f64,
+    /// Deepest penetration, m.
+    depth: f64,
+}
+
+/// Records of `pad`'s patch: `a` the touched link, `b` the pad link (forces on the pad). The
+/// patch's per-sphere lists have the lattice's length (`tribo-cslc` `PatchResult`); spheres past
+/// the shortest list are left out.
 pub fn patch_record(
     scene: &Scene,
     pad: &Pad,
@@ -22,58 +39,85 @@ pub fn patch_record(
     links.sort();
     links.dedup();
     let lattice = pad.solver.lattice();
-    let mut records = Vec::new();
-    for link in links {
-        let mine = |i: usize| {
-            patch
-                .sphere_targets
-                .get(i)
-                .copied()
-                .flatten()
-                .and_then(|t| target_links.get(t))
-                == Some(&link)
+    let n = [
+        lattice.len(),
+        patch.sphere_targets.len(),
+        patch.normal_forces.len(),
+        patch.sphere_normals.len(),
+        patch.sphere_centers.len(),
+        patch.sphere_forces.len(),
+        patch.penetrations.len(),
+        patch.pressures.len(),
+    ]
+    .into_iter()
+    .min()
+    .unwrap_or(0);
+    let (spheres, normal_forces, normals) = (
+        &lattice.spheres()[..n],
+        &patch.normal_forces[..n],
+        &patch.sphere_normals[..n],
+    );
+    let (centers, forces, penetrations, pressures) = (
+        &patch.sphere_centers[..n],
+        &patch.sphere_forces[..n],
+        &patch.penetrations[..n],
+        &patch.pressures[..n],
+    );
+    // Each sphere's touched link as its index in `links`; one pass sums every link's spheres.
+    let slots: Vec<Option<usize>> = target_links.iter().map(|l| links.binary_search(l).ok()).collect();
+    let sphere_slots: Vec<Option<usize>> = patch.sphere_targets[..n]
+        .iter()
+        .map(|t| t.and_then(|t| slots.get(t).copied().flatten()))
+        .collect();
+    let mut sums = vec![LinkSums::default(); links.len()];
+    for (i, slot) in sphere_slots.iter().enumerate() {
+        let Some(sum) = slot.and_then(|s| sums.get_mut(s)) else {
+            continue;
         };
-        let mut force = Vector3::zeros();
-        let mut normal_sum = Vector3::zeros();
-        let mut center = Vector3::zeros();
-        let mut total_normal = 0.0;
-        let mut area = 0.0;
-        let mut depth: f64 = 0.0;
-        let mut normal_forces = vec![0.0; lattice.len()];
-        let mut pressures = vec![0.0; lattice.len()];
-        for (i, sphere) in lattice.spheres().iter().enumerate() {
-            if !mine(i) {
-                continue;
-            }
-            let fn_i = patch.normal_forces.get(i).copied().unwrap_or(0.0);
-            let m = patch.sphere_normals.get(i).copied().unwrap_or_default();
-            let q = patch.sphere_centers.get(i).map(|q| q.coords).unwrap_or_default();
-            normal_sum += m * fn_i;
-            center += q * fn_i;
-            total_normal += fn_i;
-            area += sphere.area;
-            depth = depth.max(patch.penetrations.get(i).copied().unwrap_or(0.0));
-            normal_forces[i] = fn_i;
-            pressures[i] = patch.pressures.get(i).copied().unwrap_or(0.0);
-        }
-        if total_normal <= 0.0 {
+        let fn_i = normal_forces[i];
+        sum.normal += normals[i] * fn_i;
+        sum.center += centers[i].coords * fn_i;
+        sum.total_normal += fn_i;
+        sum.area += spheres[i].area;
+        sum.depth = sum.depth.max(penetrations[i]);
+    }
+    let mut records = Vec::new();
+    for (slot, (link, sum)) in links.into_iter().zip(sums).enumerate() {
+        if sum.total_normal <= 0.0 {
             continue;
         }
+        let mine = || {
+            sphere_slots
+                .iter()
+                .enumerate()
+                .filter(move |(_, s)| **s == Some(slot))
+                .map(|(i, _)| i)
+        };
+        // Per sphere of the lattice: the value of the link's spheres, 0 elsewhere.
+        let of_mine = |values: &[f64]| {
+            let mut out: Vec<f64> = Vec::with_capacity(lattice.len());
+            out.extend(
+                sphere_slots
+                    .iter()
+                    .zip(values)
+                    .map(|(s, v)| if *s == Some(slot) { *v } else { 0.0 }),
+            );
+            out.resize(lattice.len(), 0.0);
+            out
+        };
+        let (sphere_normal_forces, sphere_pressures) = (of_mine(normal_forces), of_mine(pressures));
+        let mut force = Vector3::zeros();
         for (point, f) in points.iter().zip(applied) {
             if point.a == link {
                 force += f;
             }
         }
-        let normal = normal_sum.try_normalize(1e-300).unwrap_or_else(Vector3::z);
-        let cop = center / total_normal;
-        let friction_moment: f64 = lattice
-            .spheres()
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| mine(*i))
-            .map(|(i, _)| {
-                let q = patch.sphere_centers.get(i).map(|q| q.coords).unwrap_or_default();
-                let f = patch.sphere_forces.get(i).copied().unwrap_or_default();
+        let (area, depth) = (sum.area, sum.depth);
+        let normal = sum.normal.try_normalize(1e-300).unwrap_or_else(Vector3::z);
+        let cop = sum.center / sum.total_normal;
+        let friction_moment: f64 = mine()
+            .map(|i| {
+                let (q, f) = (centers[i].coords, forces[i]);
                 let tangential = f - normal * normal.dot(&f);
                 (q - cop).cross(&tangential).dot(&normal)
             })
@@ -96,8 +140,8 @@ pub fn patch_record(
                 center_of_pressure: cop,
                 friction_moment,
                 area,
-                sphere_normal_forces: normal_forces,
-                sphere_pressures: pressures,
+                sphere_normal_forces,
+                sphere_pressures,
             }),
         });
     }
