@@ -29,6 +29,8 @@ use tribo_cslc::{Lattice, PatchResult};
 use tribo_engine::CompliantPoint;
 use tribo_engine::LinkRef;
 
+use crate::per_sphere::{common_length, distinct_links};
+
 use crate::restitution::{equivalent_stiffness, explicitly_stable, normal_split};
 
 /// Regions and residual torques of one pad's patch.
@@ -155,9 +157,7 @@ fn anticipated(pad: &PadCoupling, link: LinkRef, near: &Near) -> Option<Complian
 /// `t`. The patch's per-sphere lists have the lattice's length (`tribo-cslc` `PatchResult`);
 /// spheres past the shortest list are left out.
 pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) -> Coupling {
-    let mut links: Vec<LinkRef> = target_links.to_vec();
-    links.sort();
-    links.dedup();
+    let links = distinct_links(target_links);
     // Each target's slot in `links`, found once rather than per sphere.
     let slots: Vec<Option<usize>> = target_links.iter().map(|l| links.binary_search(l).ok()).collect();
     let slot_of = |t: usize| slots.get(t).copied().flatten();
@@ -165,7 +165,7 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
     // Region `cell` of link slot `s` at `s × CELLS + cell`.
     let mut regions: Vec<Region> = (0..links.len() * CELLS).map(|_| Region::default()).collect();
     let spheres = pad.lattice.spheres();
-    let n = [
+    let n = common_length(&[
         spheres.len(),
         pad.cells.len(),
         patch.approaches.len(),
@@ -177,10 +177,7 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         patch.penetrations.len(),
         patch.deflections.len(),
         patch.sphere_friction.len(),
-    ]
-    .into_iter()
-    .min()
-    .unwrap_or(0);
+    ]);
     let (cells, approaches, targets) = (&pad.cells[..n], &patch.approaches[..n], &patch.sphere_targets[..n]);
     let (forces, normal_forces, normals) = (
         &patch.sphere_forces[..n],

@@ -75,6 +75,7 @@ mod engine;
 mod inertia;
 mod pads;
 mod params;
+mod per_sphere;
 mod records;
 mod restitution;
 mod targets;

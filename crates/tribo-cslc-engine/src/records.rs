@@ -8,6 +8,7 @@ use tribo_engine::{ContactRecord, PatchDetail};
 use tribo_engine::{LinkRef, Scene};
 
 use crate::pads::Pad;
+use crate::per_sphere::{common_length, distinct_links};
 
 /// What a patch's spheres touching one link sum to.
 #[derive(Default, Clone, Copy)]
@@ -35,11 +36,9 @@ pub fn patch_record(
     points: &[CompliantPoint],
     applied: &[Vector3<f64>],
 ) -> Vec<ContactRecord> {
-    let mut links: Vec<LinkRef> = target_links.to_vec();
-    links.sort();
-    links.dedup();
+    let links = distinct_links(target_links);
     let lattice = pad.solver.lattice();
-    let n = [
+    let n = common_length(&[
         lattice.len(),
         patch.sphere_targets.len(),
         patch.normal_forces.len(),
@@ -48,10 +47,7 @@ pub fn patch_record(
         patch.sphere_forces.len(),
         patch.penetrations.len(),
         patch.pressures.len(),
-    ]
-    .into_iter()
-    .min()
-    .unwrap_or(0);
+    ]);
     let (spheres, normal_forces, normals) = (
         &lattice.spheres()[..n],
         &patch.normal_forces[..n],

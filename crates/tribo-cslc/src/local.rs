@@ -185,7 +185,13 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let kappa = terms.kappa;
     let sigma0 = (m.dot(&b) - m.dot(&terms.k_anchor)) / kappa;
     let stick0 = terms.anchor + m * sigma0;
-    let fn_stick = hertz_equilibrium(p.contact_coefficient, reach_at(&stick0), 1.0 / kappa, c.penetration, root);
+    let fn_stick = hertz_equilibrium(
+        p.contact_coefficient,
+        reach_at(&stick0),
+        1.0 / kappa,
+        c.penetration,
+        root,
+    );
     let mut new = free;
     if fn_stick > 0.0 {
         let sigma = sigma0 + fn_stick / kappa;
@@ -198,8 +204,13 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
             // Slide: K δ = b + f (m + μ_d d), d the trial friction direction (return mapping):
             // δ(f) = K⁻¹ b + f w, w = K⁻¹ m + (μ_d/|t|) K⁻¹ t.
             let slide_w = terms.c_normal + p.compliance * trial_t * (p.slide_friction / magnitude);
-            let fn_slide =
-                hertz_equilibrium(p.contact_coefficient, reach_at(&free), m.dot(&slide_w), c.penetration, root);
+            let fn_slide = hertz_equilibrium(
+                p.contact_coefficient,
+                reach_at(&free),
+                m.dot(&slide_w),
+                c.penetration,
+                root,
+            );
             new = if fn_slide > 0.0 {
                 free + slide_w * fn_slide
             } else {
