@@ -208,6 +208,14 @@ impl TreeFactorisation {
         l
     }
 
+    /// The factors as stored, read in place (no copies as [`Self::l`] and [`Self::d`] make):
+    /// nv × nv, column-major; the diagonal holds D, and entry (j, i) holds `L_ij` for j a strict
+    /// ancestor of i in the dof tree (so the strict upper triangle holds Lᵀ on the ancestor
+    /// pattern). Entries off the pattern are unspecified.
+    pub fn packed(&self) -> &DMatrix<f64> {
+        &self.factor
+    }
+
     /// Solves `M x = y` in place.
     pub fn solve_in_place(&self, y: &mut DVector<f64>) -> Result<(), Error> {
         check_len("right-hand side", self.dim(), y.len())?;
@@ -739,6 +747,20 @@ mod tests {
         assert!((&a - expected).abs().max() < 1e-12);
         let diagonal = f.delassus_diagonal(&j).expect("right width");
         assert!((diagonal - a.diagonal()).abs().max() < 1e-12);
+    }
+
+    #[test]
+    fn the_packed_factors_hold_l_and_d_on_the_pattern() {
+        let (m, parent) = branched();
+        let f = TreeFactorisation::with_dof_parent(m, &parent).expect("positive definite");
+        let (l, d, packed) = (f.l(), f.d(), f.packed());
+        assert_eq!(packed.shape(), (f.dim(), f.dim()));
+        for i in 0..f.dim() {
+            assert_eq!(packed[(i, i)].to_bits(), d[i].to_bits(), "D[{i}]");
+            for &j in f.chains.of(i) {
+                assert_eq!(packed[(j, i)].to_bits(), l[(i, j)].to_bits(), "L[{i}, {j}]");
+            }
+        }
     }
 
     /// Rows on the branched tree: two on the leaf of each branch (paths {2, 1, 0} and {5, 3, 0}),

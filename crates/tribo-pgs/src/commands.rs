@@ -17,7 +17,9 @@ use crate::error::CommandError;
 
 /// What drives one body during a step.
 pub(crate) struct Drive {
-    pub torque: DVector<f64>,
+    /// Joint torques; `None` when no command sets one (the multibody step then takes zero torque,
+    /// the same as a zero vector, without the vector).
+    pub torque: Option<DVector<f64>>,
     pub pd: Option<PdControl>,
     pub external: Option<ExternalForces>,
 }
@@ -32,14 +34,14 @@ pub(crate) fn drive(
 ) -> Result<Drive, CommandError> {
     let tree = &model.tree;
     let nv = tree.nv();
-    let mut torque = DVector::zeros(nv);
     let Some(commands) = commands else {
         return Ok(Drive {
-            torque,
+            torque: None,
             pd: None,
             external: None,
         });
     };
+    let mut torque: Option<DVector<f64>> = None;
     let (mut q_ref, mut v_ref) = (state.q.clone(), DVector::zeros(nv));
     let (mut kp, mut kd) = (DVector::zeros(nv), DVector::zeros(nv));
     let mut any_pd = false;
@@ -56,7 +58,7 @@ pub(crate) fn drive(
                         effort: *effort,
                     });
                 }
-                torque[dof] += effort;
+                torque.get_or_insert_with(|| DVector::zeros(nv))[dof] += effort;
             }
             (
                 JointCommand::Pd {
@@ -80,7 +82,7 @@ pub(crate) fn drive(
                 v_ref[dof] = *speed;
                 kp[dof] = *p;
                 kd[dof] = *d;
-                torque[dof] += feedforward;
+                torque.get_or_insert_with(|| DVector::zeros(nv))[dof] += feedforward;
                 any_pd = true;
             }
             (_, _, _) => {
