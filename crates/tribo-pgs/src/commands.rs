@@ -42,9 +42,8 @@ pub(crate) fn drive(
         });
     };
     let mut torque: Option<DVector<f64>> = None;
-    let (mut q_ref, mut v_ref) = (state.q.clone(), DVector::zeros(nv));
-    let (mut kp, mut kd) = (DVector::zeros(nv), DVector::zeros(nv));
-    let mut any_pd = false;
+    // The PD targets and gains (q_ref, v_ref, kp, kd), made at the first PD command.
+    let mut servo: Option<[DVector<f64>; 4]> = None;
     for (link, command) in commands.joints.iter().enumerate() {
         let name = || link_names.get(link).cloned().unwrap_or_else(|| format!("#{link}"));
         let dof = model.link_dof.get(link).copied().flatten();
@@ -78,22 +77,24 @@ pub(crate) fn drive(
                         command: *command,
                     });
                 }
+                let [q_ref, v_ref, kp, kd] = servo.get_or_insert_with(|| {
+                    let zeros = DVector::zeros(nv);
+                    [state.q.clone(), zeros.clone(), zeros.clone(), zeros]
+                });
                 q_ref[q] = *target;
                 v_ref[dof] = *speed;
                 kp[dof] = *p;
                 kd[dof] = *d;
                 torque.get_or_insert_with(|| DVector::zeros(nv))[dof] += feedforward;
-                any_pd = true;
             }
             (_, _, _) => {
                 return Err(CommandError::NotDriveable { link: name() });
             }
         }
     }
-    let pd = if any_pd {
-        Some(PdControl::new(tree, q_ref, v_ref, kp, kd)?)
-    } else {
-        None
+    let pd = match servo {
+        Some([q_ref, v_ref, kp, kd]) => Some(PdControl::new(tree, q_ref, v_ref, kp, kd)?),
+        None => None,
     };
     let external = if commands.link_wrenches.is_empty() {
         None
