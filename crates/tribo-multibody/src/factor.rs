@@ -110,7 +110,7 @@ impl TreeFactorisation {
     /// Factorises `matrix` (nv × nv, symmetric; only the upper triangle on the ancestor pattern of
     /// `tree` is read, which holds everything for a tree's mass matrix plus diagonal terms).
     pub fn new(matrix: DMatrix<f64>, tree: &Tree) -> Result<Self, Error> {
-        factorise(matrix, tree.dof_chains(), |dof| tree.dof_body_name(dof))
+        factorise(matrix, Arc::clone(tree.dof_chains()), |dof| tree.dof_body_name(dof))
     }
 
     /// Factorises `matrix` for an explicit dof-parent list (`dof_parent[k] < k`).
@@ -129,7 +129,7 @@ impl TreeFactorisation {
     pub(crate) fn empty(tree: &Tree) -> Self {
         TreeFactorisation {
             factor: DMatrix::zeros(0, 0),
-            chains: tree.dof_chains(),
+            chains: Arc::clone(tree.dof_chains()),
         }
     }
 
@@ -145,7 +145,10 @@ impl TreeFactorisation {
         matrix: &DMatrix<f64>,
         extra_diagonal: &[f64],
     ) -> Result<(), Error> {
-        self.chains = tree.dof_chains();
+        // Usually the tree's own chains already: kept without touching the shared count.
+        if !Arc::ptr_eq(&self.chains, tree.dof_chains()) {
+            self.chains = Arc::clone(tree.dof_chains());
+        }
         let n = self.chains.len();
         check_len("matrix rows", n, matrix.nrows())?;
         check_len("matrix columns", n, matrix.ncols())?;

@@ -160,8 +160,8 @@ impl Tree {
     }
 
     /// The strict ancestors of every dof (shared with factorisations of this tree's matrices).
-    pub(crate) fn dof_chains(&self) -> Arc<DofChains> {
-        Arc::clone(&self.dof_chains)
+    pub(crate) fn dof_chains(&self) -> &Arc<DofChains> {
+        &self.dof_chains
     }
 
     /// The body whose joint owns each degree of freedom.
