@@ -253,6 +253,15 @@ impl Tree {
             .and_then(|body| body.effort_limit)
     }
 
+    /// Armature of degree of freedom `dof` (as in [`Self::dof_armature`], without the vector; 0
+    /// out of range).
+    pub(crate) fn dof_armature_of(&self, dof: usize) -> f64 {
+        self.dof_body
+            .get(dof)
+            .and_then(|&b| self.bodies.get(b))
+            .map_or(0.0, |body| body.armature)
+    }
+
     /// Damping of degree of freedom `dof` (as in [`Self::dof_damping`]; 0 out of range).
     pub(crate) fn dof_damping_of(&self, dof: usize) -> f64 {
         self.dof_body
