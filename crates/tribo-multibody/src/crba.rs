@@ -70,8 +70,8 @@ fn fill_mass_matrix(
             j = tree.dof_parent().get(jj).copied().flatten();
         }
     }
-    for (k, armature) in tree.dof_armature().iter().enumerate() {
-        mass[(k, k)] += armature;
+    for k in 0..nv {
+        mass[(k, k)] += tree.dof_armature_of(k);
     }
     (composite, mass)
 }

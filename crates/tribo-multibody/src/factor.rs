@@ -110,7 +110,7 @@ impl TreeFactorisation {
     /// Factorises `matrix` (nv × nv, symmetric; only the upper triangle on the ancestor pattern of
     /// `tree` is read, which holds everything for a tree's mass matrix plus diagonal terms).
     pub fn new(matrix: DMatrix<f64>, tree: &Tree) -> Result<Self, Error> {
-        factorise(matrix, tree.dof_chains(), |dof| tree.dof_body_name(dof))
+        factorise(matrix, Arc::clone(tree.dof_chains()), |dof| tree.dof_body_name(dof))
     }
 
     /// Factorises `matrix` for an explicit dof-parent list (`dof_parent[k] < k`).
@@ -129,7 +129,7 @@ impl TreeFactorisation {
     pub(crate) fn empty(tree: &Tree) -> Self {
         TreeFactorisation {
             factor: DMatrix::zeros(0, 0),
-            chains: tree.dof_chains(),
+            chains: Arc::clone(tree.dof_chains()),
         }
     }
 
@@ -145,7 +145,10 @@ impl TreeFactorisation {
         matrix: &DMatrix<f64>,
         extra_diagonal: &[f64],
     ) -> Result<(), Error> {
-        self.chains = tree.dof_chains();
+        // Usually the tree's own chains already: kept without touching the shared count.
+        if !Arc::ptr_eq(&self.chains, tree.dof_chains()) {
+            self.chains = Arc::clone(tree.dof_chains());
+        }
         let n = self.chains.len();
         check_len("matrix rows", n, matrix.nrows())?;
         check_len("matrix columns", n, matrix.ncols())?;
@@ -206,6 +209,14 @@ impl TreeFactorisation {
             }
         }
         l
+    }
+
+    /// The factors as stored, read in place (no copies as [`Self::l`] and [`Self::d`] make):
+    /// nv × nv, column-major; the diagonal holds D, and entry (j, i) holds `L_ij` for j a strict
+    /// ancestor of i in the dof tree (so the strict upper triangle holds Lᵀ on the ancestor
+    /// pattern). Entries off the pattern are unspecified.
+    pub fn packed(&self) -> &DMatrix<f64> {
+        &self.factor
     }
 
     /// Solves `M x = y` in place.
@@ -362,9 +373,26 @@ impl TreeFactorisation {
 
     /// `Lᵀ z = y` (in place, back substitution along ancestor chains). `y.len() == n` (checked by
     /// the callers); chain entries are < n by construction, so the indexing cannot fail.
+    ///
+    /// On a chain (dof i's ancestors are i − 1, …, 0: a free joint's six dofs) the ancestors are the
+    /// contiguous entries 0..i, walked as slices: the same updates (each `y_j` changes once per i,
+    /// so their order within one i does not matter), without the list look-ups.
     fn solve_lt(&self, y: &mut [f64]) {
         let n = self.dim();
         let data = self.factor.as_slice();
+        if self.chains.is_chain() {
+            for i in (0..n).rev() {
+                let yi = y[i];
+                if yi == 0.0 {
+                    continue;
+                }
+                let column = &data[i * n..i * n + i];
+                for (y_j, &l) in y[..i].iter_mut().zip(column) {
+                    *y_j -= l * yi;
+                }
+            }
+            return;
+        }
         for i in (0..n).rev() {
             let yi = y[i];
             // A zero changes nothing below: a contact's Jacobian row is zero outside the dofs that
@@ -379,10 +407,19 @@ impl TreeFactorisation {
         }
     }
 
-    /// `L x = z` (in place, forward substitution along ancestor chains).
+    /// `L x = z` (in place, forward substitution along ancestor chains). On a chain the ancestors
+    /// i − 1, …, 0 are read as a slice, backwards: the same sum in the same order.
     fn solve_l(&self, x: &mut [f64]) {
         let n = self.dim();
         let data = self.factor.as_slice();
+        if self.chains.is_chain() {
+            for i in 0..n {
+                let column = &data[i * n..i * n + i];
+                let sum: f64 = column.iter().zip(&x[..i]).rev().map(|(l, x)| l * x).sum();
+                x[i] -= sum;
+            }
+            return;
+        }
         for i in 0..n {
             let column = &data[i * n..(i + 1) * n];
             let sum: f64 = self.chains.of(i).iter().map(|&j| column[j] * x[j]).sum();
@@ -674,6 +711,7 @@ fn eliminate(
 ) -> Result<(), Error> {
     let n = chains.len();
     let relative = n as f64 * f64::EPSILON;
+    let serial = chains.is_chain();
     let data = h.as_mut_slice();
     for k in (0..n).rev() {
         let (before, from_k) = data.split_at_mut(k * n);
@@ -688,6 +726,20 @@ fn eliminate(
             });
         }
         let chain = chains.of(k);
+        if serial {
+            // The chain of k is k − 1, …, 0 and the rest of it after i is i − 1, …, 0: the same
+            // updates below, each entry once, as slices.
+            for &i in chain {
+                let a = column_k[i] / pivot;
+                let column_i = &mut before[i * n..(i + 1) * n];
+                column_i[i] -= a * column_k[i];
+                for (h_ij, &h_kj) in column_i[..i].iter_mut().zip(&column_k[..i]) {
+                    *h_ij -= a * h_kj;
+                }
+                column_k[i] = a;
+            }
+            continue;
+        }
         for (position, &i) in chain.iter().enumerate() {
             // a = H_ki / H_kk;  H_ij −= a H_kj for j = i, λ(i), …;  H_ki = a.
             let a = column_k[i] / pivot;
@@ -739,6 +791,55 @@ mod tests {
         assert!((&a - expected).abs().max() < 1e-12);
         let diagonal = f.delassus_diagonal(&j).expect("right width");
         assert!((diagonal - a.diagonal()).abs().max() < 1e-12);
+    }
+
+    #[test]
+    fn the_packed_factors_hold_l_and_d_on_the_pattern() {
+        let (m, parent) = branched();
+        let f = TreeFactorisation::with_dof_parent(m, &parent).expect("positive definite");
+        let (l, d, packed) = (f.l(), f.d(), f.packed());
+        assert_eq!(packed.shape(), (f.dim(), f.dim()));
+        for i in 0..f.dim() {
+            assert_eq!(packed[(i, i)].to_bits(), d[i].to_bits(), "D[{i}]");
+            for &j in f.chains.of(i) {
+                assert_eq!(packed[(j, i)].to_bits(), l[(i, j)].to_bits(), "L[{i}, {j}]");
+            }
+        }
+    }
+
+    #[test]
+    fn a_chain_factorises_and_solves_as_the_general_tree_walk_does() {
+        // A six-dof chain (a free joint's dof tree) takes the slice path; the same chain beside a
+        // seventh, separate root dof is no chain and takes the list walk. Same factors and solves
+        // to the bit on the chain's dofs.
+        let n = 6;
+        let mut m = DMatrix::from_fn(n, n, |r, c| ((r * 7 + c * 3) as f64 * 0.37).sin() * 0.2);
+        m = &m * m.transpose() + DMatrix::from_diagonal(&DVector::from_fn(n, |k, _| 1.0 + 0.3 * k as f64));
+        let chain: Vec<Option<usize>> = (0..n).map(|k: usize| k.checked_sub(1)).collect();
+        let mut tree = chain.clone();
+        tree.push(None);
+        let mut bordered = DMatrix::zeros(n + 1, n + 1);
+        bordered.view_mut((0, 0), (n, n)).copy_from(&m);
+        bordered[(n, n)] = 2.5;
+        let serial = TreeFactorisation::with_dof_parent(m, &chain).expect("positive definite");
+        let general = TreeFactorisation::with_dof_parent(bordered, &tree).expect("positive definite");
+        assert!(serial.chains.is_chain() && !general.chains.is_chain());
+        for i in 0..n {
+            for j in 0..n {
+                assert_eq!(
+                    serial.packed()[(i, j)].to_bits(),
+                    general.packed()[(i, j)].to_bits(),
+                    "({i}, {j})"
+                );
+            }
+        }
+        let y = DVector::from_fn(n, |k, _| (k as f64 * 1.3).cos());
+        let mut y_bordered = DVector::zeros(n + 1);
+        y_bordered.rows_mut(0, n).copy_from(&y);
+        let (x, x_bordered) = (serial.solve(&y).expect("n"), general.solve(&y_bordered).expect("n + 1"));
+        for k in 0..n {
+            assert_eq!(x[k].to_bits(), x_bordered[k].to_bits(), "x[{k}]");
+        }
     }
 
     /// Rows on the branched tree: two on the leaf of each branch (paths {2, 1, 0} and {5, 3, 0}),

@@ -30,7 +30,7 @@
 use crate::error::Error;
 use crate::joint::Joint;
 use crate::spatial::{SpatialForce, SpatialInertia, SpatialMotion};
-use crate::state::{check_len, State};
+use crate::state::{assign_vector, check_len, State};
 use crate::tree::Tree;
 use nalgebra::{DVector, Isometry3, Vector3};
 
@@ -83,8 +83,9 @@ impl<'t> Kinematics<'t> {
         check_finite(tree, "v", &state.v, |dof| tree.dof_body().get(dof).copied())?;
         let mut kin = Kinematics { tree, data };
         let data = &mut kin.data;
-        data.q.clone_from(&state.q);
-        data.v.clone_from(&state.v);
+        // Copied into the kept storage (a DVector's `clone_from` allocates anew).
+        assign_vector(&mut data.q, &state.q);
+        assign_vector(&mut data.v, &state.v);
         data.origin = Vector3::zeros();
         data.poses.clear();
         data.velocities.clear();

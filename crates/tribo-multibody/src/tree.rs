@@ -160,8 +160,8 @@ impl Tree {
     }
 
     /// The strict ancestors of every dof (shared with factorisations of this tree's matrices).
-    pub(crate) fn dof_chains(&self) -> Arc<DofChains> {
-        Arc::clone(&self.dof_chains)
+    pub(crate) fn dof_chains(&self) -> &Arc<DofChains> {
+        &self.dof_chains
     }
 
     /// The body whose joint owns each degree of freedom.
@@ -251,6 +251,15 @@ impl Tree {
             .get(dof)
             .and_then(|&b| self.bodies.get(b))
             .and_then(|body| body.effort_limit)
+    }
+
+    /// Armature of degree of freedom `dof` (as in [`Self::dof_armature`], without the vector; 0
+    /// out of range).
+    pub(crate) fn dof_armature_of(&self, dof: usize) -> f64 {
+        self.dof_body
+            .get(dof)
+            .and_then(|&b| self.bodies.get(b))
+            .map_or(0.0, |body| body.armature)
     }
 
     /// Damping of degree of freedom `dof` (as in [`Self::dof_damping`]; 0 out of range).

@@ -17,7 +17,9 @@ use crate::error::CommandError;
 
 /// What drives one body during a step.
 pub(crate) struct Drive {
-    pub torque: DVector<f64>,
+    /// Joint torques; `None` when no command sets one (the multibody step then takes zero torque,
+    /// the same as a zero vector, without the vector).
+    pub torque: Option<DVector<f64>>,
     pub pd: Option<PdControl>,
     pub external: Option<ExternalForces>,
 }
@@ -32,17 +34,16 @@ pub(crate) fn drive(
 ) -> Result<Drive, CommandError> {
     let tree = &model.tree;
     let nv = tree.nv();
-    let mut torque = DVector::zeros(nv);
     let Some(commands) = commands else {
         return Ok(Drive {
-            torque,
+            torque: None,
             pd: None,
             external: None,
         });
     };
-    let (mut q_ref, mut v_ref) = (state.q.clone(), DVector::zeros(nv));
-    let (mut kp, mut kd) = (DVector::zeros(nv), DVector::zeros(nv));
-    let mut any_pd = false;
+    let mut torque: Option<DVector<f64>> = None;
+    // The PD targets and gains (q_ref, v_ref, kp, kd), made at the first PD command.
+    let mut servo: Option<[DVector<f64>; 4]> = None;
     for (link, command) in commands.joints.iter().enumerate() {
         let name = || link_names.get(link).cloned().unwrap_or_else(|| format!("#{link}"));
         let dof = model.link_dof.get(link).copied().flatten();
@@ -56,7 +57,7 @@ pub(crate) fn drive(
                         effort: *effort,
                     });
                 }
-                torque[dof] += effort;
+                torque.get_or_insert_with(|| DVector::zeros(nv))[dof] += effort;
             }
             (
                 JointCommand::Pd {
@@ -76,22 +77,24 @@ pub(crate) fn drive(
                         command: *command,
                     });
                 }
+                let [q_ref, v_ref, kp, kd] = servo.get_or_insert_with(|| {
+                    let zeros = DVector::zeros(nv);
+                    [state.q.clone(), zeros.clone(), zeros.clone(), zeros]
+                });
                 q_ref[q] = *target;
                 v_ref[dof] = *speed;
                 kp[dof] = *p;
                 kd[dof] = *d;
-                torque[dof] += feedforward;
-                any_pd = true;
+                torque.get_or_insert_with(|| DVector::zeros(nv))[dof] += feedforward;
             }
             (_, _, _) => {
                 return Err(CommandError::NotDriveable { link: name() });
             }
         }
     }
-    let pd = if any_pd {
-        Some(PdControl::new(tree, q_ref, v_ref, kp, kd)?)
-    } else {
-        None
+    let pd = match servo {
+        Some([q_ref, v_ref, kp, kd]) => Some(PdControl::new(tree, q_ref, v_ref, kp, kd)?),
+        None => None,
     };
     let external = if commands.link_wrenches.is_empty() {
         None

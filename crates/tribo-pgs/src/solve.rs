@@ -213,6 +213,7 @@ impl Assembled {
         }
         problem.contacts.clear();
         problem.contacts.extend(rows.iter().map(|r| r.friction));
+        problem.validate().map_err(SolveError::Problem)?;
         self.has_sharing = load_sharing > 0.0 && rows.iter().any(|r| r.shares_load);
         if self.has_sharing {
             sharing_problem(
@@ -223,9 +224,7 @@ impl Assembled {
                 load_sharing,
                 warm,
             )?;
-            self.sharing.validate().map_err(SolveError::Problem)?;
         }
-        problem.validate().map_err(SolveError::Problem)?;
         self.targets.clear();
         self.targets.extend(rows.iter().map(|row| Targets {
             target: row.target,
@@ -309,15 +308,18 @@ fn column_inverse(
 /// ```
 fn serial_inverse(system: &TreeFactorisation) -> Result<Matrix6<f64>, tribo_multibody::Error> {
     const N: usize = FACTORED_DOFS;
-    let (factor, d) = (system.l(), system.d());
-    if factor.shape() != (N, N) || d.len() != N {
+    let packed = system.packed();
+    if system.dim() != N || packed.shape() != (N, N) {
         return Err(tribo_multibody::Error::DimensionMismatch {
             what: "mass matrix factors",
             expected: N,
-            found: d.len(),
+            found: system.dim(),
         });
     }
-    let l = Matrix6::from_fn(|r, c| factor[(r, c)]);
+    // The factors read in place (no dense copies of L and D): on a serial chain every j < i is an
+    // ancestor of i, so the packed storage holds L_ij at (j, i) for all of them.
+    let l = Matrix6::from_fn(|r, c| if c < r { packed[(c, r)] } else { 0.0 });
+    let d: [f64; N] = std::array::from_fn(|k| packed[(k, k)]);
     let mut inverse = Matrix6::zeros();
     for k in 0..N {
         let mut y = [0.0; N];
@@ -383,9 +385,9 @@ fn stack_jacobian(rows: &[ContactRow], body: usize, contacts: &[usize], nv: usiz
     }
 }
 
-/// Makes `shared` the step's `problem` plus `ε C (λₙ − λₙ⁰)` on each link pair's load-sharing
-/// normal rows (module docs): `ε C` joins the operator (sharing.rs), `−ε C λₙ⁰` the free velocity.
-/// `pairs` is a working list.
+/// Makes `shared` the step's `problem` (validated) plus `ε C (λₙ − λₙ⁰)` on each link pair's
+/// load-sharing normal rows (module docs): `ε C` joins the operator (sharing.rs), `−ε C λₙ⁰` the
+/// free velocity. `pairs` is a working list.
 fn sharing_problem(
     problem: &ContactProblem<FactoredDelassus>,
     shared: &mut ContactProblem<LoadSharing>,
@@ -426,7 +428,17 @@ fn sharing_problem(
         }
     }
     shared.contacts.clone_from(&problem.contacts);
-    Ok(())
+    // `problem` was validated: the sizes, friction and A's diagonal blocks (A's plus the groups'
+    // finite ε (1 − 1/n)) are valid here too, so only the changed free velocity is checked (what
+    // `ContactProblem::validate` would find first).
+    match shared.free_velocity.iter().position(|x| !x.is_finite()) {
+        Some(index) => Err(SolveError::Problem(tribo_lcp::Error::NonFinite {
+            what: "b",
+            index,
+            value: shared.free_velocity[index],
+        })),
+        None => Ok(()),
+    }
 }
 
 /// Solves the problem (built and checked by [`Assembled::assemble`]: not checked again); `lambda` holds the

@@ -303,7 +303,10 @@ impl PgsEngine {
                         what: format!("body `{}`: {e}", model.name),
                     })
                 })?;
-                let mut inputs = StepInputs::new(gravity).with_torque(&d.torque);
+                let mut inputs = StepInputs::new(gravity);
+                if let Some(torque) = &d.torque {
+                    inputs = inputs.with_torque(torque);
+                }
                 if let Some(pd) = &d.pd {
                     inputs = inputs.with_pd(pd);
                 }
