@@ -444,9 +444,7 @@ impl CslcPad {
     pub(crate) fn is_at_rest(&self, prepared: &[Prepared], field: &[Vector3<f64>], i: usize) -> bool {
         let zero = |j: usize| field.get(j).is_none_or(|d| *d == Vector3::zeros());
         zero(i)
-            && prepared
-                .get(i)
-                .is_none_or(|p| p.surface.is_none_or(|s| s.contact_at(&Vector3::zeros()).is_none()))
+            && prepared.get(i).is_none_or(|p| !p.touches_at_rest())
             && self.lattice.neighbours(i).iter().all(|&j| zero(j))
     }
 
