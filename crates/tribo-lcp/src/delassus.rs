@@ -505,11 +505,14 @@ impl DelassusRows for BlockSparseDelassus {
     fn block_row_dot(&self, contact: usize, x: &[f64]) -> [f64; 3] {
         let (columns, blocks) = self.block_row(contact);
         let mut sum = [0.0; 3];
-        for (col, block) in columns.iter().zip(blocks) {
-            if let Some(xs) = x.get(3 * col..3 * col + 3) {
-                for (k, s) in sum.iter_mut().enumerate() {
-                    *s += block[(k, 0)] * xs[0] + block[(k, 1)] * xs[1] + block[(k, 2)] * xs[2];
-                }
+        for (&col, block) in columns.iter().zip(blocks) {
+            let Some(&[x0, x1, x2]) = x.get(3 * col..3 * col + 3) else {
+                continue;
+            };
+            // The columns of the block (nalgebra stores it column-major), read without index checks.
+            let [c0, c1, c2] = block.data.0;
+            for (s, ((a0, a1), a2)) in sum.iter_mut().zip(c0.iter().zip(&c1).zip(&c2)) {
+                *s += a0 * x0 + a1 * x1 + a2 * x2;
             }
         }
         sum

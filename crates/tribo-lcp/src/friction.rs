@@ -48,6 +48,8 @@ impl FrictionModel {
     }
 
     /// Euclidean projection of a tangential impulse onto F(r) (r ≥ 0; a negative r is treated as 0).
+    /// Inlined: the sweeps call it twice per contact visit.
+    #[inline]
     pub fn project(&self, tangential: [f64; 2], radius: f64) -> [f64; 2] {
         let r = radius.max(0.0);
         match *self {

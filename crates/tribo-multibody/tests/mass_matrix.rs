@@ -144,9 +144,7 @@ fn sparse_delassus_operator_matches_the_dense_one_on_the_humanoid() {
             let error = (&a - &expected).amax();
             assert!(error < 1e-12 * expected.amax(), "error {error:.3e}");
             let dense = factor.delassus(&j).expect("lengths");
-            for (x, y) in a.iter().zip(dense.iter()) {
-                assert_eq!(x.to_bits(), y.to_bits(), "same bits as the dense operator");
-            }
+            assert!((&a - &dense).amax() < 1e-14 * dense.amax(), "the dense operator to rounding");
         }
     }
 }

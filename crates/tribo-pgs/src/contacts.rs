@@ -226,7 +226,10 @@ pub(crate) fn build_rows(
                 side_a,
                 side_b,
             } = point_rows((a, view_a), (b, view_b), &raw.point, &raw.normal, buffers);
-            let slip = before.y.hypot(before.z);
+            // √(y² + z²), not `hypot`: a velocity in m/s, far from where the squares could
+            // overflow or underflow (as in tribo-lcp `project_onto_disc`); `hypot` was 1.6 % of a
+            // 500-box pile's step.
+            let slip = (before.y * before.y + before.z * before.z).sqrt();
             let mu = if slip > o.slip_threshold {
                 params.dynamic_friction
             } else {
