@@ -90,21 +90,51 @@ impl Factors {
             self.slot_sides[fill[*c]] = (*c, k);
             fill[*c] += 1;
         }
-        // Copied contact by contact (read once, from where the caller put it), each contact's
-        // diagonal block summed on the way.
+        // Copied contact by contact (read once, from where the caller put it).
         self.sides.clear();
         self.sides.reserve(sides.len());
-        self.diagonal.clear();
         for c in 0..contacts {
             let range = self.side_start[c]..self.side_start[c + 1];
             self.sides
-                .extend(self.slot_sides[range.clone()].iter().map(|&(_, k)| sides[k].1.clone()));
+                .extend(self.slot_sides[range].iter().map(|&(_, k)| sides[k].1.clone()));
+        }
+        self.index_by_slot(contacts, slots);
+    }
+
+    /// [`Self::assign`] for sides already grouped by contact: contact c's are
+    /// `sides[side_start[c]..side_start[c + 1]]`, in slot order. The sides are taken without a
+    /// copy: `sides` gets this storage's previous list in exchange (contents unspecified). False,
+    /// changing nothing, when `side_start` does not delimit `sides` into `contacts` runs.
+    fn assign_grouped(&mut self, contacts: usize, side_start: &[usize], sides: &mut Vec<FactoredSide>) -> bool {
+        let delimits = side_start.len() == contacts + 1
+            && side_start.first() == Some(&0)
+            && side_start.last() == Some(&sides.len())
+            && side_start.windows(2).all(|w| w[0] <= w[1]);
+        if !delimits {
+            return false;
+        }
+        self.side_start.clear();
+        self.side_start.extend_from_slice(side_start);
+        std::mem::swap(&mut self.sides, sides);
+        let slots = self.sides.iter().map(|s| s.slot + 1).max().unwrap_or(0);
+        self.slot_sides.clear();
+        self.slot_sides.resize(self.sides.len(), (0, 0));
+        self.index_by_slot(contacts, slots);
+        true
+    }
+
+    /// From `side_start` and `sides` (by contact): each contact's diagonal block and each slot's
+    /// list of (contact, side) in `slot_start` / `slot_sides` (sized to the sides).
+    fn index_by_slot(&mut self, contacts: usize, slots: usize) {
+        self.diagonal.clear();
+        for c in 0..contacts {
             let mut block = Matrix3::zeros();
-            for side in &self.sides[range] {
+            for side in self.sides.get(self.side_start[c]..self.side_start[c + 1]).unwrap_or(&[]) {
                 block += side.rows * side.response;
             }
             self.diagonal.push(block);
         }
+        let fill = &mut self.slot_start;
         fill.clear();
         fill.resize(slots + 1, 0);
         for side in &self.sides {
@@ -171,6 +201,33 @@ impl FactoredDelassus {
             }
         }
         true
+    }
+
+    /// [`Self::assign`] with the factored sides already grouped by contact: contact c's sides are
+    /// `sides[side_start[c]..side_start[c + 1]]`, in slot order (as [`Self::assign`] would order
+    /// them). The sides are taken without a copy: `sides` gets the operator's previous list in
+    /// exchange (contents unspecified), to fill again next time. Returns false, with the operator
+    /// left meaningless, when a block's index is out of range or `side_start` does not delimit
+    /// `sides` into `contacts` runs (a side's slot is any number).
+    pub fn assign_grouped(
+        &mut self,
+        contacts: usize,
+        blocks: &[(usize, usize, Matrix3<f64>)],
+        side_start: &[usize],
+        sides: &mut Vec<FactoredSide>,
+    ) -> bool {
+        if !self.assembled.assign_blocks(contacts, blocks) {
+            return false;
+        }
+        match Arc::get_mut(&mut self.factors) {
+            Some(factors) => factors.assign_grouped(contacts, side_start, sides),
+            None => {
+                let mut factors = Factors::default();
+                let done = factors.assign_grouped(contacts, side_start, sides);
+                self.factors = Arc::new(factors);
+                done
+            }
+        }
     }
 
     /// Makes this operator `base.with_added_blocks(blocks)` in its own storage: A₀ is rebuilt in

@@ -3,6 +3,11 @@
 //! (the sum of tribo-multibody `VelocityStep::velocity_after_impulse`, then `finish_step_into`).
 //! The vectors of the sum and the new state are written into buffers kept between steps.
 //!
+//! For a free rigid body, whose contacts the solver kept factored (solve.rs), `M̃⁻¹ J_Bᵀ λ_B` is
+//! the body's velocity change `Δv_B = Σ_c g_cB λ_c` of the factored operator (tribo-lcp
+//! `FactoredDelassus`), formed from the final impulses: the velocity the solver's own sweeps
+//! worked with, without a second solve with M̃.
+//!
 //! **Divergence**: a non-finite velocity or one above [`MAX_SPEED`] (m/s or rad/s, any
 //! coordinate) stops the step with the body's name; the engine keeps its last good state.
 
@@ -25,21 +30,36 @@ pub(crate) struct AdvanceScratch {
     velocity: DVector<f64>,
 }
 
+/// What the contacts did to a dynamic body in the step.
+pub(crate) enum Impulses<'a> {
+    /// None touched it.
+    None,
+    /// The body's stacked contact rows and the step's impulses λ.
+    Stacked(&'a BodyRows, &'a DVector<f64>),
+    /// The velocity change `M̃⁻¹ J_Bᵀ λ_B` of a factored free body (module docs).
+    Factored(&'a [f64]),
+}
+
 /// Makes `next` the new state of a dynamic body, or tells what went wrong (`next` then holds no
-/// meaningful state). `impulses`: the body's contact rows and the step's impulses λ, when the body
-/// has contacts.
+/// meaningful state).
 pub(crate) fn advance(
     model: &BodyModel,
     state: &State,
     step: &VelocityStep,
-    impulses: Option<(&BodyRows, &DVector<f64>)>,
+    impulses: Impulses,
     dt: f64,
     scratch: &mut AdvanceScratch,
     next: &mut State,
 ) -> Result<(), Divergence> {
     let v_next = &mut scratch.velocity;
     match impulses {
-        Some((rows, lambda)) => {
+        Impulses::Factored(change) => {
+            crate::solve::zeroed_vector(v_next, step.v_free.len());
+            for ((v, &dv), &free) in v_next.iter_mut().zip(change).zip(step.v_free.iter()) {
+                *v = dv + free;
+            }
+        }
+        Impulses::Stacked(rows, lambda) => {
             let body_lambda = &mut scratch.body_lambda;
             crate::solve::zeroed_vector(body_lambda, 3 * rows.contacts.len());
             for (r, &c) in rows.contacts.iter().enumerate() {
@@ -53,7 +73,7 @@ pub(crate) fn advance(
             step.system.solve_in_place(v_next)?;
             *v_next += &step.v_free;
         }
-        None => {
+        Impulses::None => {
             crate::solve::zeroed_vector(v_next, step.v_free.len());
             v_next.copy_from(&step.v_free);
         }

@@ -57,12 +57,17 @@ use crate::islands::Islands;
 use crate::options::{PgsOptions, SolverKind};
 use crate::sharing::LoadSharing;
 
-/// A dynamic body's stacked Jacobian over its contacts.
+/// A dynamic body's contacts: an articulated body's stacked Jacobian, or a free rigid body's slot
+/// in the factored operator.
 pub(crate) struct BodyRows {
     pub body: usize,
     /// Contact indices, ascending; rows 3r..3r+3 of `jacobian` belong to `contacts[r]`.
     pub contacts: Vec<usize>,
+    /// Empty (0 × 0) for a factored body.
     pub jacobian: DMatrix<f64>,
+    /// A free rigid body's slot in the factored operator (tribo-lcp `FactoredSide::slot`): its
+    /// velocity change is entries 6·slot..6·slot + 6 of the operator's body velocities.
+    pub slot: Option<usize>,
 }
 
 /// Projected Gauss–Seidel sweeps on the load-sharing problem before each rigid solve (module docs).
@@ -95,8 +100,12 @@ struct AssemblyScratch {
     per_body: Vec<Vec<usize>>,
     /// The assembled blocks in the order they are summed.
     blocks: Vec<(usize, usize, Matrix3<f64>)>,
-    /// The factored sides, by contact.
-    factored: Vec<(usize, FactoredSide)>,
+    /// The factored sides, grouped by contact: contact c's are
+    /// `factored[factored_start[c]..factored_start[c + 1]]`, bodies ascending.
+    factored: Vec<FactoredSide>,
+    factored_start: Vec<usize>,
+    /// Each body's slot in the factored operator (free rigid bodies with contacts).
+    slot_of: Vec<Option<usize>>,
     /// The load-sharing rows: (link pair, contact), sorted.
     sharing_rows: Vec<((LinkRef, LinkRef), usize)>,
     /// One articulated body's Delassus operator, and the working storage that forms it.
@@ -143,9 +152,11 @@ impl Assembled {
         // The blocks in the order they are summed (bodies ascending, then the compliance), gathered and
         // stored in one go (BlockSparseDelassus::assign_blocks sums equal (i, j) in this order). Bodies
         // with six coordinates (free rigid bodies) stay factored (module docs).
-        let (blocks, factored, a) = (&mut scratch.blocks, &mut scratch.factored, &mut scratch.operator);
+        let (blocks, a) = (&mut scratch.blocks, &mut scratch.operator);
         blocks.clear();
-        factored.clear();
+        let slot_of = &mut scratch.slot_of;
+        slot_of.clear();
+        slot_of.resize(per_body.len(), None);
         let mut slots = 0;
         self.body_count = 0;
         for (body, contacts) in per_body.iter().enumerate() {
@@ -159,29 +170,25 @@ impl Assembled {
                     body,
                     contacts: Vec::new(),
                     jacobian: DMatrix::zeros(0, 0),
+                    slot: None,
                 });
             }
             let entry = &mut self.bodies[self.body_count];
             self.body_count += 1;
             entry.body = body;
             entry.contacts.clone_from(contacts);
-            stack_jacobian(rows, body, contacts, nv, &mut entry.jacobian);
-            let jacobian = &entry.jacobian;
-            if let Some(Some(inverse)) = inverses.get(body) {
-                for (r, &c) in contacts.iter().enumerate() {
-                    let side: Matrix3x6<f64> = jacobian.fixed_view::<3, 6>(3 * r, 0).into_owned();
-                    factored.push((
-                        c,
-                        FactoredSide {
-                            slot: slots,
-                            rows: side,
-                            response: inverse * side.transpose(),
-                        },
-                    ));
-                }
+            if let (Some(Some(_)), FACTORED_DOFS) = (inverses.get(body), nv) {
+                // A free rigid body: its rows go to the factored operator (below), and its velocity
+                // change is read from there at the end of the step (integrate.rs); nothing is stacked.
+                zeroed_matrix(&mut entry.jacobian, 0, 0);
+                entry.slot = Some(slots);
+                slot_of[body] = Some(slots);
                 slots += 1;
                 continue;
             }
+            entry.slot = None;
+            stack_jacobian(rows, body, contacts, nv, &mut entry.jacobian);
+            let jacobian = &entry.jacobian;
             step.system
                 .delassus_into(jacobian, &mut scratch.delassus, a)
                 .map_err(|source| SolveError::Delassus { body, source })?;
@@ -205,10 +212,13 @@ impl Assembled {
                 blocks.push((c, c, Matrix3::from_diagonal(&row.cfm)));
             }
         }
+        factored_sides(rows, slot_of, inverses, &mut scratch.factored, &mut scratch.factored_start);
         // The load-sharing operator shares the factors: let go of them so they are rebuilt in place.
         self.sharing.delassus.release();
-        // Contact indices come from `rows`, so every block and side is in range.
-        if !problem.delassus.assign(rows.len(), blocks, factored) {
+        // Contact indices come from `rows`, so every block is in range and the sides are grouped
+        // by contact.
+        let (factored, starts) = (&mut scratch.factored, &scratch.factored_start);
+        if !problem.delassus.assign_grouped(rows.len(), blocks, starts, factored) {
             return Err(SolveError::ContactIndex);
         }
         problem.contacts.clear();
@@ -383,6 +393,54 @@ fn stack_jacobian(rows: &[ContactRow], body: usize, contacts: &[usize], nv: usiz
             block -= &side.rows;
         }
     }
+}
+
+/// Every contact's sides on free rigid bodies (those with a slot in `slot_of`) into `sides`,
+/// grouped by contact (contact c's from `starts[c]`), each contact's bodies ascending:
+/// `j = R (J_b − J_a)` restricted to the body and `g = M̃⁻¹ jᵀ`.
+fn factored_sides(
+    rows: &[ContactRow],
+    slot_of: &[Option<usize>],
+    inverses: &[Option<Matrix6<f64>>],
+    sides: &mut Vec<FactoredSide>,
+    starts: &mut Vec<usize>,
+) {
+    sides.clear();
+    starts.clear();
+    for row in rows {
+        starts.push(sides.len());
+        let bodies = [&row.side_a, &row.side_b].map(|side| side.as_ref().map(|s| s.body));
+        let (first, second) = match bodies {
+            [Some(a), Some(b)] if b < a => (Some(b), Some(a)),
+            [Some(a), Some(b)] if a == b => (Some(a), None),
+            [a, b] => (a, b),
+        };
+        for body in [first, second].into_iter().flatten() {
+            let (Some(&Some(slot)), Some(Some(inverse))) = (slot_of.get(body), inverses.get(body)) else {
+                continue;
+            };
+            let side = body_side_rows(row, body);
+            sides.push(FactoredSide {
+                slot,
+                rows: side,
+                response: inverse * side.transpose(),
+            });
+        }
+    }
+    starts.push(sides.len());
+}
+
+/// A free rigid body's rows of one contact, `R (J_b − J_a)` restricted to the body (3 × 6), as
+/// [`stack_jacobian`] stacks them: from zero, b's rows added, then a's subtracted.
+fn body_side_rows(row: &ContactRow, body: usize) -> Matrix3x6<f64> {
+    let mut side = Matrix3x6::zeros();
+    if let Some(b) = row.side_b.as_ref().filter(|s| s.body == body && s.rows.ncols() == FACTORED_DOFS) {
+        side += b.rows.fixed_columns::<FACTORED_DOFS>(0);
+    }
+    if let Some(a) = row.side_a.as_ref().filter(|s| s.body == body && s.rows.ncols() == FACTORED_DOFS) {
+        side -= a.rows.fixed_columns::<FACTORED_DOFS>(0);
+    }
+    side
 }
 
 /// Makes `shared` the step's `problem` (validated) plus `ε C (λₙ − λₙ⁰)` on each link pair's

@@ -33,7 +33,7 @@ use crate::commands::drive;
 use crate::contacts::{build_rows, compliant_rows, BodyView, BuildContext, ContactRow, RowBuffers};
 use crate::degenerate::{operator_can_screen, screen, screen_on_operator};
 use crate::error::SolveError;
-use crate::integrate::{advance, AdvanceScratch};
+use crate::integrate::{advance, AdvanceScratch, Impulses};
 use crate::options::{PgsOptions, SolverKind};
 use crate::readout::{body_state_into, contact_records};
 use crate::solve::{free_body_inverses, solve, Assembled, WarmStart, LOAD_SHARING_SWEEPS};
@@ -94,6 +94,8 @@ struct StepScratch {
     next_states: Vec<State>,
     /// Each body's index into the assembled problem's bodies.
     rows_of: Vec<Option<usize>>,
+    /// The factored free bodies' velocity changes of the step (integrate.rs), 6 per slot.
+    factored_velocity: Vec<f64>,
     /// Working vectors of the integration (integrate.rs).
     advance: AdvanceScratch,
     /// The read-out at the end of the step, swapped with the engine's state when the step is
@@ -342,6 +344,7 @@ impl PgsEngine {
             ref mut assembled,
             ref mut next_states,
             ref mut rows_of,
+            ref mut factored_velocity,
             advance: ref mut advance_scratch,
             ref mut row_buffers,
             ..
@@ -414,6 +417,13 @@ impl PgsEngine {
                 q: DVector::zeros(0),
                 v: DVector::zeros(0),
             });
+            // The factored free bodies' velocity changes from the final impulses (integrate.rs).
+            let delassus = &assembled.problem.delassus;
+            factored_velocity.clear();
+            factored_velocity.resize(delassus.velocity_len(), 0.0);
+            if lambda.len() == delassus.dim() {
+                delassus.body_velocities(lambda.as_slice(), factored_velocity);
+            }
             rows_of.clear();
             rows_of.resize(models.len(), None);
             for (index, rows) in assembled.bodies().iter().enumerate() {
@@ -425,11 +435,20 @@ impl PgsEngine {
                 match &velocity_steps[b] {
                     Some(step) => {
                         let rows = rows_of[b].and_then(|i| assembled.bodies().get(i));
+                        let impulses = match rows {
+                            None => Impulses::None,
+                            Some(r) => match r.slot {
+                                Some(slot) => Impulses::Factored(
+                                    factored_velocity.get(6 * slot..6 * slot + 6).unwrap_or(&[]),
+                                ),
+                                None => Impulses::Stacked(r, &*lambda),
+                            },
+                        };
                         advance(
                             model,
                             &states[b],
                             step,
-                            rows.map(|r| (r, &*lambda)),
+                            impulses,
                             dt,
                             advance_scratch,
                             next,
