@@ -12,3 +12,36 @@ fn two_identical_runs_write_identical_trajectories() {
         assert!(a == b, "{sample}: two runs differ");
     }
 }
+
+/// Timing the stages (`Engine::set_stage_timing`) reports them and changes nothing else: every
+/// engine, two runs of the gentle grasp's first 200 steps, one timed, the other not, end in the
+/// same state to the bit; only the timed one's reports name stages.
+#[test]
+fn timing_the_stages_changes_no_result() {
+    let project = tribo::Project::from_scene(load("samples/gentle-grasp/gentle-grasp.yaml", &[], &[]));
+    for engine in ["rapier", "pgs", "cslc", "cslc-rapier"] {
+        let mut quiet = project.simulator(engine).expect("the engine builds");
+        let mut timed = project.simulator(engine).expect("the engine builds");
+        timed.set_stage_timing(true);
+        for step in 0..200 {
+            let q = quiet.step().expect("the step succeeds");
+            let t = timed.step().expect("the step succeeds");
+            assert!(q.stages.is_empty(), "{engine}, step {step}: stages timed unasked");
+            assert!(!t.stages.is_empty(), "{engine}, step {step}: no stages timed");
+        }
+        let positions = |s: &tribo::Simulator| -> Vec<u64> {
+            s.state()
+                .bodies
+                .iter()
+                .flat_map(|b| b.links.iter())
+                .flat_map(|l| l.pose.translation.vector.iter().copied().collect::<Vec<_>>())
+                .map(f64::to_bits)
+                .collect()
+        };
+        assert_eq!(positions(&quiet), positions(&timed), "{engine}: the runs differ");
+        if engine.starts_with("cslc") {
+            let t = timed.step().expect("the step succeeds");
+            assert_eq!(t.stages.first().map(|(s, _)| *s), Some("cslc_lattice"), "{engine}");
+        }
+    }
+}

@@ -12,9 +12,10 @@
 //! engine step, as `tribo run` does, without metrics or recording) and reads the process's user +
 //! system CPU time at the start and end of each phase only. It prints one JSON object: the CPU
 //! time of each phase, the contacts and the highest free root at the end, and, for tribo's
-//! engines, the solver iterations summed and `stage_wall_s`, the wall time of each stage the
-//! engine's step reports (`StepReport::stages`) summed over every step — where a step's time goes,
-//! not a measurement to quote.
+//! engines, the solver iterations summed and, with `--stages`, `stage_wall_s`, the wall time of
+//! each stage the engine's step reports (`StepReport::stages`) summed over every step — where a
+//! step's time goes, not a measurement to quote (the stage clocks are off otherwise: their reads
+//! cost a few per cent of a small step).
 
 mod cpu;
 mod describe;
@@ -62,6 +63,10 @@ enum Command {
         /// tribo's share directory (default: as `tribo` finds it).
         #[arg(long)]
         share: Option<PathBuf>,
+        /// Time the engine's stages too (`stage_wall_s`); their clock reads then add to the
+        /// phases' CPU time.
+        #[arg(long)]
+        stages: bool,
     },
     /// Print the project's scene as JSON (bodies, contact coefficients, joint patterns).
     Describe {
@@ -78,7 +83,8 @@ fn main() -> ExitCode {
             engine,
             phases,
             share,
-        } => time(&project, &engine, phases.as_deref(), share),
+            stages,
+        } => time(&project, &engine, phases.as_deref(), share, stages),
         Command::Describe { project, share } => describe(&project, share),
     };
     match result {
@@ -103,6 +109,7 @@ fn time(
     engine: &str,
     phases: Option<&str>,
     share: Option<PathBuf>,
+    stages: bool,
 ) -> Result<String, BenchError> {
     let project = project::load(path, share)?;
     let steps = planned_steps(&project)?;
@@ -121,7 +128,7 @@ fn time(
         let times = time_phases(&mut sim as &mut dyn Stepper, &phases)?;
         (build, times, sim.contacts(), sim.top_height(), None, None)
     } else {
-        let mut sim = tribo_stepper::TriboStepper::new(project.clone(), engine)?;
+        let mut sim = tribo_stepper::TriboStepper::new(project.clone(), engine, stages)?;
         let build = cpu::process_time().saturating_sub(build_start);
         let times = time_phases(&mut sim as &mut dyn Stepper, &phases)?;
         let stages: serde_json::Map<String, serde_json::Value> = sim

@@ -19,21 +19,25 @@ pub struct TriboStepper {
     /// Solver iterations summed over the steps.
     pub iterations: u64,
     /// Wall time of each stage the engine's step reports name, summed over every step stepped
-    /// (timed phases or not), in the order the stages first appeared.
+    /// (timed phases or not), in the order the stages first appeared; empty unless the stages
+    /// are timed.
     pub stages: Vec<(&'static str, Duration)>,
 }
 
 impl TriboStepper {
     /// The engine `engine` of `tribo::engines()` built on the project's scene with the project's
     /// options for it, with the project's controllers.
-    pub fn new(project: Project, engine: &str) -> Result<TriboStepper, BenchError> {
+    /// With `stages`, the engine times its stages (`Simulator::set_stage_timing`) and
+    /// [`TriboStepper::stages`] sums them.
+    pub fn new(project: Project, engine: &str, stages: bool) -> Result<TriboStepper, BenchError> {
         let path = project.path.clone();
-        let simulator = tribo::Project::from_scene(project)
+        let mut simulator = tribo::Project::from_scene(project)
             .simulator(engine)
             .map_err(|e| BenchError::Engine {
                 project: path.clone(),
                 reason: e.to_string(),
             })?;
+        simulator.set_stage_timing(stages);
         Ok(TriboStepper {
             project: path,
             simulator,

@@ -26,6 +26,8 @@ pub(crate) struct CslcEngine {
     host: Box<dyn ContactHost>,
     pads: Vec<Pad>,
     contacts: Vec<ContactRecord>,
+    /// Whether steps time their stages (`Engine::set_stage_timing`; the host's too).
+    time_stages: bool,
 }
 
 /// A pad's step: the lattice result, its coupling to the host and the touched links.
@@ -65,6 +67,7 @@ impl CslcEngine {
             host,
             pads,
             contacts: Vec::new(),
+            time_stages: false,
         })
     }
 
@@ -88,7 +91,7 @@ impl Engine for CslcEngine {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(StepError::InvalidTimeStep { dt });
         }
-        let started = std::time::Instant::now();
+        let started = self.time_stages.then(std::time::Instant::now);
         let mut points: Vec<CompliantPoint> = Vec::new();
         let mut steps: Vec<Option<PadStep>> = Vec::with_capacity(self.pads.len());
         let mut wrenches: Vec<HostWrench> = Vec::new();
@@ -178,12 +181,14 @@ impl Engine for CslcEngine {
                 points: first..points.len(),
             }));
         }
-        let lattice_time = started.elapsed();
+        let lattice_time = started.map(|t| t.elapsed());
         let hosted = HostedContacts { points, wrenches };
         let stepped = self.host.step_with(dt, commands, &hosted)?;
         let (mut report, applied) = (stepped.report, stepped.point_forces);
         let points = hosted.points;
-        report.stages.insert(0, ("cslc_lattice", lattice_time));
+        if let Some(time) = lattice_time {
+            report.stages.insert(0, ("cslc_lattice", time));
+        }
         report.warnings.extend(warnings);
         let mut contacts = self.host.contacts().to_vec();
         for (pad, step) in self.pads.iter().zip(&steps) {
@@ -219,6 +224,11 @@ impl Engine for CslcEngine {
 
     fn contacts(&self) -> &[ContactRecord] {
         &self.contacts
+    }
+
+    fn set_stage_timing(&mut self, on: bool) {
+        self.time_stages = on;
+        self.host.set_stage_timing(on);
     }
 }
 

@@ -28,6 +28,13 @@ pub trait Engine: Send {
     /// asked after a step (the `rapier` engine reads them out of rapier's contact graph), so a
     /// caller that may not need them passes a [`LazyContacts`] on instead of calling this.
     fn contacts(&self) -> &[ContactRecord];
+
+    /// Whether the following steps time their stages into [`StepReport::stages`] (off until
+    /// asked: the clock reads cost a few per cent of a small step). An engine that has no stages
+    /// to time ignores this.
+    fn set_stage_timing(&mut self, on: bool) {
+        let _ = on;
+    }
 }
 
 /// The contacts of the last step, read from the engine only when [`LazyContacts::get`] asks.

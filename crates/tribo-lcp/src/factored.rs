@@ -129,7 +129,11 @@ impl Factors {
         self.diagonal.clear();
         for c in 0..contacts {
             let mut block = Matrix3::zeros();
-            for side in self.sides.get(self.side_start[c]..self.side_start[c + 1]).unwrap_or(&[]) {
+            for side in self
+                .sides
+                .get(self.side_start[c]..self.side_start[c + 1])
+                .unwrap_or(&[])
+            {
                 block += side.rows * side.response;
             }
             self.diagonal.push(block);

@@ -835,7 +835,10 @@ mod tests {
         let fresh = a.clone();
         f.delassus_into(&j, &mut work, &mut a).expect("right width");
         f.delassus_into(&fewer, &mut work, &mut a).expect("right width");
-        assert_eq!(a, fresh, "the same rows give the same bits after other rows in the storage");
+        assert_eq!(
+            a, fresh,
+            "the same rows give the same bits after other rows in the storage"
+        );
         // A row on two branches (a contact between two links of the tree) takes the dense path.
         let mut branched_row = j.clone();
         branched_row[(4, 2)] = 0.6;

@@ -144,7 +144,10 @@ fn sparse_delassus_operator_matches_the_dense_one_on_the_humanoid() {
             let error = (&a - &expected).amax();
             assert!(error < 1e-12 * expected.amax(), "error {error:.3e}");
             let dense = factor.delassus(&j).expect("lengths");
-            assert!((&a - &dense).amax() < 1e-14 * dense.amax(), "the dense operator to rounding");
+            assert!(
+                (&a - &dense).amax() < 1e-14 * dense.amax(),
+                "the dense operator to rounding"
+            );
         }
     }
 }

@@ -5,7 +5,9 @@
 //! (SR1 standing) or `pile:NX:NY:NZ` (cubes of 0.1 m, columns 2 mm apart, from rest). Prints the
 //! thread's CPU time per step over the first and the second half of the steps (pile: landing and
 //! settled), the PGS sweeps and capped solves of each half, and a digest of the final root
-//! positions (to check that two builds computed the same motion).
+//! positions (to check that two builds computed the same motion). With `PGS_STAGES` set the
+//! engine times its stages too, and their wall times per step are printed (the clock reads then
+//! add to the CPU time).
 
 use std::path::Path;
 
@@ -77,6 +79,7 @@ fn main() {
         (scene, commands)
     };
     let mut sim = engine(&PgsFactory, &scene);
+    sim.set_stage_timing(std::env::var_os("PGS_STAGES").is_some());
     let first = run_half(sim.as_mut(), &commands, steps / 2);
     let second = run_half(sim.as_mut(), &commands, steps - steps / 2);
     let mut digest = 0.0;

@@ -212,7 +212,13 @@ impl Assembled {
                 blocks.push((c, c, Matrix3::from_diagonal(&row.cfm)));
             }
         }
-        factored_sides(rows, slot_of, inverses, &mut scratch.factored, &mut scratch.factored_start);
+        factored_sides(
+            rows,
+            slot_of,
+            inverses,
+            &mut scratch.factored,
+            &mut scratch.factored_start,
+        );
         // The load-sharing operator shares the factors: let go of them so they are rebuilt in place.
         self.sharing.delassus.release();
         // Contact indices come from `rows`, so every block is in range and the sides are grouped
@@ -434,10 +440,18 @@ fn factored_sides(
 /// [`stack_jacobian`] stacks them: from zero, b's rows added, then a's subtracted.
 fn body_side_rows(row: &ContactRow, body: usize) -> Matrix3x6<f64> {
     let mut side = Matrix3x6::zeros();
-    if let Some(b) = row.side_b.as_ref().filter(|s| s.body == body && s.rows.ncols() == FACTORED_DOFS) {
+    if let Some(b) = row
+        .side_b
+        .as_ref()
+        .filter(|s| s.body == body && s.rows.ncols() == FACTORED_DOFS)
+    {
         side += b.rows.fixed_columns::<FACTORED_DOFS>(0);
     }
-    if let Some(a) = row.side_a.as_ref().filter(|s| s.body == body && s.rows.ncols() == FACTORED_DOFS) {
+    if let Some(a) = row
+        .side_a
+        .as_ref()
+        .filter(|s| s.body == body && s.rows.ncols() == FACTORED_DOFS)
+    {
         side -= a.rows.fixed_columns::<FACTORED_DOFS>(0);
     }
     side

@@ -46,6 +46,8 @@ type Twist = (Vector3<f64>, Vector3<f64>);
 /// the step (`compliant.rs`).
 pub(crate) struct PgsEngine {
     scene: Arc<Scene>,
+    /// Whether steps time their stages (`Engine::set_stage_timing`).
+    time_stages: bool,
     options: PgsOptions,
     models: Vec<BodyModel>,
     states: Vec<State>,
@@ -176,6 +178,7 @@ impl PgsEngine {
         });
         Ok(PgsEngine {
             scene,
+            time_stages: false,
             options,
             models,
             states,
@@ -438,24 +441,17 @@ impl PgsEngine {
                         let impulses = match rows {
                             None => Impulses::None,
                             Some(r) => match r.slot {
-                                Some(slot) => Impulses::Factored(
-                                    factored_velocity.get(6 * slot..6 * slot + 6).unwrap_or(&[]),
-                                ),
+                                Some(slot) => {
+                                    Impulses::Factored(factored_velocity.get(6 * slot..6 * slot + 6).unwrap_or(&[]))
+                                }
                                 None => Impulses::Stacked(r, &*lambda),
                             },
                         };
-                        advance(
-                            model,
-                            &states[b],
-                            step,
-                            impulses,
-                            dt,
-                            advance_scratch,
-                            next,
-                        )
-                        .map_err(|e| Failure::Diverged {
-                            body: b,
-                            what: e.to_string(),
+                        advance(model, &states[b], step, impulses, dt, advance_scratch, next).map_err(|e| {
+                            Failure::Diverged {
+                                body: b,
+                                what: e.to_string(),
+                            }
                         })?;
                     }
                     None => next.clone_from(&states[b]),
@@ -567,7 +563,7 @@ impl Engine for PgsEngine {
             });
         }
         let twists = self.root_twists(commands)?;
-        let mut report = StepReport::default();
+        let mut report = StepReport::timing(self.time_stages);
         let solved = match self.run_stages(dt, commands, &twists, &mut report) {
             Ok(solved) => solved,
             Err(Failure::Step(error)) => return Err(error),
@@ -676,6 +672,10 @@ impl Engine for PgsEngine {
 
     fn contacts(&self) -> &[ContactRecord] {
         &self.contacts
+    }
+
+    fn set_stage_timing(&mut self, on: bool) {
+        self.time_stages = on;
     }
 }
 

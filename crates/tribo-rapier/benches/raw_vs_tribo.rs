@@ -246,6 +246,7 @@ fn stages() {
         let scene = box_pile(nx, ny, nz, SIZE, GAP);
         let commands = idle(&scene);
         let mut e = engine(&RapierFactory, &scene);
+        e.set_stage_timing(true);
         let mut totals: Vec<(&'static str, f64)> = Vec::new();
         let mut contacts = 0;
         let mut top = 0.0;

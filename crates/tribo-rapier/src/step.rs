@@ -20,6 +20,8 @@ use crate::world_build::{build_world, BuiltWorld};
 
 pub(crate) struct RapierEngine {
     scene: Arc<Scene>,
+    /// Whether steps time their stages (`Engine::set_stage_timing`).
+    time_stages: bool,
     options: RapierOptions,
     world: BuiltWorld,
     state: SceneState,
@@ -67,6 +69,7 @@ impl RapierEngine {
             .filter(|h| world.physics.multibody_joints.rigid_body_link(*h).is_some())
             .collect();
         Ok(RapierEngine {
+            time_stages: false,
             multibody_links,
             materials: LinkMaterials::of_scene(&scene),
             spare_state: SceneState::default(),
@@ -174,6 +177,10 @@ impl Engine for RapierEngine {
     fn contacts(&self) -> &[ContactRecord] {
         self.contacts.get(&self.world, &self.materials)
     }
+
+    fn set_stage_timing(&mut self, on: bool) {
+        self.time_stages = on;
+    }
 }
 
 impl RapierEngine {
@@ -208,7 +215,7 @@ impl RapierEngine {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(StepError::InvalidTimeStep { dt });
         }
-        let mut report = StepReport::default();
+        let mut report = StepReport::timing(self.time_stages);
         let mut warnings = Vec::new();
         let scene = Arc::clone(&self.scene);
 

@@ -122,7 +122,8 @@ pub struct SolverSummary {
     pub mean_iterations: f64,
     pub max_residual: f64,
     pub max_contacts: usize,
-    /// Total wall time per stage.
+    /// Total wall time per stage, when the engine times its stages (`Engine::set_stage_timing`;
+    /// off in runs: empty).
     pub stages: Vec<(&'static str, Duration)>,
 }
 

@@ -173,6 +173,12 @@ impl Simulator {
     pub fn engine(&self) -> &str {
         self.engine.name()
     }
+
+    /// Whether the following steps' reports time the engine's stages ([`StepReport::stages`];
+    /// off unless asked for: the clock reads cost a few per cent of a small step).
+    pub fn set_stage_timing(&mut self, on: bool) {
+        self.engine.set_stage_timing(on);
+    }
 }
 
 /// What controllers see at the start of step `steps`.

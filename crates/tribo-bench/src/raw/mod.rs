@@ -221,7 +221,7 @@ mod tests {
     fn agree(project: &str, steps: u64, tolerance: f64) {
         let project = crate::project::load(&root().join(project), Some(root().join("share"))).expect("loads");
         let mut raw = RawRapier::new(&project).expect("raw world builds");
-        let mut tribo = TriboStepper::new(project.clone(), "rapier").expect("engine builds");
+        let mut tribo = TriboStepper::new(project.clone(), "rapier", false).expect("engine builds");
         for step in 1..=steps {
             raw.step(step).expect("raw step");
             tribo.step(step).expect("tribo step");
