@@ -16,7 +16,7 @@ pub struct StepReport {
     pub contacts: usize,
     pub warnings: Vec<String>,
     /// Set when an iterative contact solve stopped at its iteration cap before its own
-    /// tolerance. Not a warning by itself: the run warns once, and only when the residual left
+    /// tolerance, or stalled before the cap (see [`CappedSolve::stalled`]). Not a warning by itself: the run warns once, and only when the residual left
     /// matters ([`CapTally`]).
     pub capped: Option<CappedSolve>,
     /// Wall time per named stage (kinematics, collision, contact build, solve, integrate, …),
@@ -52,7 +52,7 @@ impl StepReport {
     }
 }
 
-/// A contact solve that stopped at its iteration cap.
+/// A contact solve that stopped at its iteration cap, or before it on a stall, unconverged.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CappedSolve {
     /// Which solver (`PGS`), for the warning.
@@ -65,6 +65,9 @@ pub struct CappedSolve {
     /// Relative residual above which the engine considers the solve unconverged in a way that
     /// matters for the results.
     pub tolerance: f64,
+    /// The solve stopped before its cap because its iterations had stalled: the residual no
+    /// longer changed from one to the next, so the cap would have left the same residual.
+    pub stalled: bool,
 }
 
 impl CappedSolve {
@@ -79,8 +82,10 @@ impl CappedSolve {
 pub struct CapTally {
     steps: u64,
     capped: u64,
-    /// Capped steps whose relative residual was above the tolerance, and the worst of them.
+    /// Capped steps whose relative residual was above the tolerance, how many of them stalled
+    /// before the cap, and the worst of them.
     mattering: u64,
+    stalled: u64,
     worst: Option<CappedSolve>,
 }
 
@@ -92,6 +97,7 @@ impl CapTally {
         self.capped += 1;
         if c.matters() {
             self.mattering += 1;
+            self.stalled += u64::from(c.stalled);
             let worse = self.worst.is_none_or(|w| {
                 !w.relative_residual.is_nan()
                     && (c.relative_residual.is_nan() || c.relative_residual > w.relative_residual)
@@ -103,14 +109,20 @@ impl CapTally {
     }
 
     /// One warning when at least one step's capped solve left a residual above its tolerance:
-    /// `PGS stopped at its cap of 100 sweeps with relative residual up to R > TOL on N of M steps`.
+    /// `PGS stopped at its cap of 100 sweeps with relative residual up to R > TOL on N of M steps`,
+    /// and when S of those N stalled before the cap, `PGS stopped at its cap of 100 sweeps, or
+    /// stalled before it (the residual no longer changing) on S of these steps, with …`.
     pub fn warning(&self) -> Option<String> {
         let w = self.worst?;
         let iterations = if w.solver == "PGS" { "sweeps" } else { "iterations" };
+        let stalled = match self.stalled {
+            0 => String::new(),
+            s => format!(", or stalled before it (the residual no longer changing) on {s} of these steps,"),
+        };
         Some(format!(
-            "{} stopped at its cap of {} {iterations} with relative residual up to {:.3e} > {:.0e} on {} of {} \
-             steps; raise the cap (engine option `iterations`) until this goes away, or the results carry the \
-             solver's error",
+            "{} stopped at its cap of {} {iterations}{stalled} with relative residual up to {:.3e} > {:.0e} on {} \
+             of {} steps; raise the cap (engine option `iterations`) until this goes away, or the results carry \
+             the solver's error",
             w.solver, w.cap, w.relative_residual, w.tolerance, self.mattering, self.steps
         ))
     }
@@ -126,12 +138,17 @@ mod tests {
     use super::*;
 
     fn step(relative_residual: Option<f64>) -> StepReport {
+        stopped(relative_residual, false)
+    }
+
+    fn stopped(relative_residual: Option<f64>, stalled: bool) -> StepReport {
         StepReport {
             capped: relative_residual.map(|r| CappedSolve {
                 solver: "PGS",
                 cap: 100,
                 relative_residual: r,
                 tolerance: 1e-3,
+                stalled,
             }),
             ..Default::default()
         }
@@ -175,5 +192,35 @@ mod tests {
         tally.absorb(&step(Some(0.5)));
         let w = tally.warning().expect("a warning");
         assert!(w.contains("up to 5.000e-1 > 1e-3 on 2 of 2 steps"), "{w}");
+    }
+
+    #[test]
+    fn stalled_solves_that_matter_are_named_in_the_warning() {
+        // Two mattering steps, one of them stalled before the cap, and a stalled one that does not
+        // matter (not counted).
+        let mut tally = CapTally::default();
+        for (r, stalled) in [
+            (Some(0.02), true),
+            (Some(1e-5), true),
+            (Some(0.5), false),
+            (None, false),
+        ] {
+            tally.absorb(&stopped(r, stalled));
+        }
+        assert_eq!(tally.capped_steps(), 3);
+        let w = tally.warning().expect("a warning");
+        assert!(
+            w.starts_with(
+                "PGS stopped at its cap of 100 sweeps, or stalled before it (the residual no longer changing) \
+                 on 1 of these steps, with relative residual up to 5.000e-1 > 1e-3 on 2 of 4 steps"
+            ),
+            "{w}"
+        );
+        // Without a mattering stall the wording is the cap's alone.
+        let mut tally = CapTally::default();
+        tally.absorb(&stopped(Some(1e-5), true));
+        tally.absorb(&stopped(Some(0.02), false));
+        let w = tally.warning().expect("a warning");
+        assert!(!w.contains("stalled"), "{w}");
     }
 }

@@ -249,6 +249,7 @@ fn finish(lcp: &Lcp, z: DVector<f64>, pivots: usize) -> LemkeSolution {
             residual,
             complementarity,
             converged: true,
+            stalled: false,
         },
     }
 }

@@ -32,6 +32,11 @@
 //! the exact residual of the final λ is computed with one product Aλ (see [`crate::report`]); the solve
 //! stops when that is at most the tolerance too, or after `max_iterations` sweeps. Reaching the cap is
 //! not an error (fixed-iteration PGS is the usual real-time choice): the report says `converged: false`.
+//! The sweeps also stop when they have *stalled*: three sweeps in a row whose residual differs from
+//! the one before by at most a relative 1e-6. That is the sweep of a problem with no solution on the
+//! current active set (λ moving along the null space of A from sweep to sweep, the velocities, and so
+//! the residual, not changing); the cap would leave the same residual. The report then says
+//! `converged: false` with that residual and `stalled: true`.
 //!
 //! **Warm start.** λ is read on entry (for example last step's impulses) and projected onto the
 //! feasible set before the first sweep. The sweep allocates nothing; [`Pgs`] keeps its two scratch
@@ -240,11 +245,13 @@ impl Pgs {
             residual: 0.0,
             complementarity: 0.0,
             converged: true,
+            stalled: false,
         };
         let mut outcome = Ok(());
         for island in islands {
             let mut island_report = None;
             let mut schedule = SubspaceSchedule::default();
+            let mut stall = Stall::default();
             for iteration in 1..=self.options.max_iterations {
                 let mut sweep_residual = 0.0_f64;
                 for &contact in island {
@@ -259,9 +266,11 @@ impl Pgs {
                 if outcome.is_err() {
                     break;
                 }
-                if sweep_residual <= tolerance || iteration == self.options.max_iterations {
-                    let checked = island_errors(problem, lam, &velocity, island, iteration, tolerance);
-                    let done = checked.converged || iteration == self.options.max_iterations;
+                let stalled = stall.stalled(sweep_residual);
+                if sweep_residual <= tolerance || iteration == self.options.max_iterations || stalled {
+                    let mut checked = island_errors(problem, lam, &velocity, island, iteration, tolerance);
+                    let done = checked.converged || iteration == self.options.max_iterations || stalled;
+                    checked.stalled = stalled && !checked.converged && iteration < self.options.max_iterations;
                     island_report = Some(checked);
                     if done {
                         break;
@@ -284,6 +293,7 @@ impl Pgs {
                 report.residual = worst(report.residual, r.residual);
                 report.complementarity = worst(report.complementarity, r.complementarity);
                 report.converged &= r.converged;
+                report.stalled |= r.stalled;
             }
         }
         self.velocity = velocity;
@@ -420,6 +430,34 @@ impl Pgs {
     }
 }
 
+/// Whether an island's sweeps have stalled (module docs, *Termination*): [`STALL_SWEEPS`] sweeps in
+/// a row whose residual differs from the one before by at most [`STALL_CHANGE`] of it.
+#[derive(Debug, Default)]
+struct Stall {
+    /// The last sweep residual (none before the first sweep).
+    last: Option<f64>,
+    /// Sweeps in a row that have not moved the residual.
+    still: usize,
+}
+
+/// A sweep whose residual differs from the one before by at most this fraction of it has not moved.
+const STALL_CHANGE: f64 = 1e-6;
+
+/// An island whose residual has not moved for this many sweeps in a row has stalled.
+const STALL_SWEEPS: usize = 3;
+
+impl Stall {
+    /// Records a sweep's residual; true once the sweeps have stalled.
+    fn stalled(&mut self, residual: f64) -> bool {
+        let still = self
+            .last
+            .is_some_and(|last| (residual - last).abs() <= STALL_CHANGE * last);
+        self.still = if still { self.still + 1 } else { 0 };
+        self.last = Some(residual);
+        self.still >= STALL_SWEEPS
+    }
+}
+
 /// When an island's sweeps take a subspace step (`crate::subspace`). The sweeps must have
 /// settled into linear convergence — two sweeps in a row, after at least three, each gaining less
 /// than [`SUBSPACE_RATE`] — and, at the slower of those two rates, still need more sweeps to reach
@@ -446,11 +484,17 @@ const SUBSPACE_RATE: f64 = 0.3;
 /// A subspace step must make the next sweep's residual this much smaller than the one before it.
 const SUBSPACE_GAIN: f64 = 0.01;
 
-/// What a subspace step costs, in sweeps of its island: forming, factoring and solving A_FF take
-/// as many instructions as about 13 sweeps on SR1's two feet (24 rows, 8 contacts on one
-/// articulated body, rank 12; 14 before the left-looking factorisation) and about 15 on a column
-/// of five cubes (60 rows) (callgrind, `samples/bench`).
-const SUBSPACE_COST: f64 = 16.0;
+/// The sweeps still needed (at the current rate) above which a subspace step is taken. Measured
+/// (callgrind, `pgs_steps sr1 1000` and `tribo-bench time` on `samples/bench`; BENCHMARKS.md, seventh
+/// round): on SR1's two feet (24 rows, 8 contacts on one articulated body, rank 12) a step costs
+/// about 52k instructions (58k before the flat factor and gram of `crate::pivoted_cholesky`; a
+/// 4.6 kB zeroing counted per byte among them), a sweep of the island about 5.1k: a step costs
+/// some 10 sweeps. But the estimate of the sweeps left undercounts what a step saves: the steps
+/// taken at a threshold of 3 and not at 10 (261 in 1000 SR1 steps) saved 10.7 sweeps each. The
+/// threshold of 3 gave the fewest instructions: SR1 standing 476.4 M (6: 476.2 M, 10: 477.0 M,
+/// 16: 488.1 M), SR1 walk 1–6700 4.263 G (4.275, 4.270, 4.286 G); pile-50 1–400 1.199 G against
+/// 1.195 G before the round.
+const SUBSPACE_COST: f64 = 3.0;
 
 impl SubspaceSchedule {
     /// Records a sweep's residual; when a step may come next, the sweeps still needed to reach
@@ -513,6 +557,7 @@ fn island_errors<D: DelassusRows>(
         residual,
         complementarity,
         converged: residual <= tolerance,
+        stalled: false,
     }
 }
 
@@ -656,6 +701,47 @@ mod tests {
             .solve_contacts(&problem, &mut together)
             .expect("solves");
         assert!(joint.converged && (&together - &apart).amax() < 1e-10);
+    }
+
+    #[test]
+    fn sweeps_that_stall_stop_early_and_say_so() {
+        use crate::contact::ContactFriction;
+        use crate::report::contact_report;
+        // Two contacts pressed down hard (λₙ = 1000, wide friction boxes) whose first tangents are
+        // the same direction of one body (A_tt = [[1, 1], [1, 1]]) and are asked for opposite
+        // velocities (b = +1, −1): no λ gives both, Gauss–Seidel moves λ along the null space
+        // (λ_t of one up and the other's down by 2 per sweep, nothing else changes) and the residual
+        // stays the same from sweep to sweep until a box bound is reached some 500 sweeps on.
+        let mut a = DMatrix::identity(6, 6);
+        a[(1, 4)] = 1.0;
+        a[(4, 1)] = 1.0;
+        let b = DVector::from_vec(vec![-1000.0, 1.0, 0.0, -1000.0, -1.0, 0.0]);
+        let friction = ContactFriction::new(1.0, FrictionModel::Box);
+        let problem = ContactProblem::new(a, b, vec![friction; 2]).expect("valid");
+        let mut lambda = DVector::zeros(6);
+        let report = Pgs::new(PgsOptions::default())
+            .solve_contacts(&problem, &mut lambda)
+            .expect("solves");
+        assert!(report.stalled && !report.converged, "{report:?}");
+        assert!(report.iterations < 10, "{report:?}");
+        // Honest: the residual reported is the one of the λ returned, far above the tolerance.
+        let exact = contact_report(&problem, &lambda, report.iterations, 1e-9);
+        assert!(
+            (report.residual - exact.residual).abs() <= 1e-12 * exact.residual,
+            "{report:?} {exact:?}"
+        );
+        assert!(report.residual > 0.5, "{report:?}");
+        // A problem with a solution is solved, not stopped as stalled.
+        let solvable = ContactProblem::new(
+            DMatrix::identity(6, 6),
+            DVector::from_vec(vec![-1.0, 0.1, 0.0, -1.0, -0.1, 0.0]),
+            vec![friction; 2],
+        )
+        .expect("valid");
+        let report = Pgs::new(PgsOptions::default())
+            .solve_contacts(&solvable, &mut lambda)
+            .expect("solves");
+        assert!(report.converged && !report.stalled, "{report:?}");
     }
 
     #[test]

@@ -10,12 +10,13 @@
 //! where the step stops once the largest diagonal of the remainder S is at most [`RANK_CUTOFF`]
 //! times the largest diagonal of A: r is then the numerical rank. L has full column rank, so the
 //! pseudo-inverse of the rank-r part is P L (LᵀL)⁻² Lᵀ Pᵀ (LᵀL is r × r and definite, factored by
-//! nalgebra's Cholesky). Applied to b it gives the least-squares solution of least norm: when b is
-//! in the range of A it solves every equation, it never moves x along A's null space, and a part of
-//! b outside the range is dropped instead of amplified. nalgebra's `Cholesky` needs a definite
-//! matrix and has no pivoting, hence this one.
-
-use nalgebra::{DMatrix, DVector};
+//! an unpivoted Cholesky). Applied to b it gives the least-squares solution of least norm: when b
+//! is in the range of A it solves every equation, it never moves x along A's null space, and a part
+//! of b outside the range is dropped instead of amplified.
+//!
+//! The matrices are small (a biped's two feet: n = 24, r = 12, some 2 300 multiply-adds in all), so
+//! everything is kept in flat column-major arrays reused from call to call, every inner loop runs
+//! over one contiguous column, and nothing is allocated once the sizes have been seen.
 
 /// Remainder diagonals at most this fraction of A's largest diagonal count as zero.
 pub(crate) const RANK_CUTOFF: f64 = 1e-9;
@@ -23,25 +24,38 @@ pub(crate) const RANK_CUTOFF: f64 = 1e-9;
 /// The factor of the last [`PivotedCholesky::factor`], storage kept between calls.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PivotedCholesky {
-    /// Working copy of A, overwritten by L in its lower triangle (pivoted order).
-    work: DMatrix<f64>,
+    /// n, the order of the last factored matrix.
+    n: usize,
+    /// The column stride of `work`: n rounded up to a multiple of [`LANES`].
+    stride: usize,
+    /// L, column-major n × r with its rows in pivot order: entry (i, k) at k·stride + i, set for
+    /// i ≥ k. Column k also holds zeros in its rows from k rounded down to a multiple of
+    /// [`LANES`] up to k, and in its padding rows n..stride: the products of L's columns
+    /// ([`aligned_dot`]) run over whole aligned groups of [`LANES`] rows.
+    work: Vec<f64>,
     /// `order[k]`: the row of A in pivot position k.
     order: Vec<usize>,
     /// The numerical rank r.
     rank: usize,
-    /// Permuted right-hand side.
-    scratch: Vec<f64>,
     /// The remainder's diagonal during the factorisation, by pivot position.
     diagonal: Vec<f64>,
-    /// LᵀL, then its Cholesky factor.
-    gram: DMatrix<f64>,
-    /// Lᵀ Pᵀ b, then (LᵀL)⁻² Lᵀ Pᵀ b.
-    projected: DVector<f64>,
+    /// G = LᵀL (lower triangle, column-major r × r: G[j, k] at k r + j, j ≥ k).
+    gram: Vec<f64>,
+    /// The Cholesky factor R of G (G = R Rᵀ), row-major: R[i, j] at i r + j, j ≤ i.
+    gram_factor: Vec<f64>,
+    /// Pᵀ b (padded with zeros to the stride), then x in pivot order.
+    permuted: Vec<f64>,
+    /// Lᵀ Pᵀ b, then G⁻² Lᵀ Pᵀ b.
+    projected: Vec<f64>,
 }
 
+/// The products of L's columns run over groups of this many rows (module docs of the fields).
+const LANES: usize = 4;
+
 impl PivotedCholesky {
-    /// Factors the symmetric positive semi-definite `a` (pivot q's entries are read from column q).
-    /// Returns false when a diagonal is negative beyond rounding or not finite (not semi-definite).
+    /// Factors the symmetric positive semi-definite n × n matrix `a` (column-major; pivot q's
+    /// entries are read from column q). Returns false when `a` does not have n² entries or a
+    /// diagonal is negative beyond rounding or not finite (not semi-definite).
     ///
     /// Left-looking form of Algorithm 10.2: column k of L is formed only when row q = P(k) becomes
     /// the pivot, `l_ik = (a_iq − Σ_{m<k} l_im l_km) / l_kk` over the rows i not yet pivoted (one
@@ -53,35 +67,37 @@ impl PivotedCholesky {
     /// about (n³ − (n − r)³) / 6 on a remainder it mostly never uses (1012 against 2200 on a biped's
     /// two feet, n = 24, r = 12). An interchange swaps two rows of the columns formed so far
     /// (LAPACK `dpstrf`'s interchange restricted to L).
-    pub fn factor(&mut self, a: &DMatrix<f64>) -> bool {
-        let n = a.nrows();
-        if a.ncols() != n {
+    pub fn factor(&mut self, a: &[f64], n: usize) -> bool {
+        if a.len() != n * n {
             return false;
         }
-        let a = a.as_slice();
+        self.n = n;
+        let stride = n.next_multiple_of(LANES);
+        self.stride = stride;
         self.order.clear();
         self.order.extend(0..n);
         // The remainder's diagonal, by pivot position.
         let diagonal = &mut self.diagonal;
         diagonal.clear();
-        diagonal.extend((0..n).map(|i| a[i * n + i]));
+        diagonal.extend(a.iter().step_by(n + 1));
         let largest = diagonal.iter().copied().fold(0.0_f64, f64::max);
         if !largest.is_finite() {
             return false;
         }
         let cutoff = RANK_CUTOFF * largest;
-        if self.work.shape() != (n, n) {
-            self.work = DMatrix::zeros(n, n);
+        if self.work.len() < n * stride {
+            self.work.resize(n * stride, 0.0);
         }
-        // L column-major, rows in pivot order: entry (i, k) at k n + i. Every entry the solves
-        // read (i ≥ k, k < r) is written here; the rest is never read.
-        let w = self.work.as_mut_slice();
+        let w = &mut self.work[..n * stride];
         self.rank = n;
         for k in 0..n {
             // The largest remaining diagonal becomes the pivot (the first of equals).
-            let (p, pivot) = (k..n)
-                .map(|i| (i, diagonal[i]))
-                .fold((k, f64::NEG_INFINITY), |best, x| if x.1 > best.1 { x } else { best });
+            let (mut p, mut pivot) = (k, f64::NEG_INFINITY);
+            for (i, &d) in diagonal.iter().enumerate().skip(k) {
+                if d > pivot {
+                    (p, pivot) = (i, d);
+                }
+            }
             if !pivot.is_finite() || pivot < -cutoff {
                 return false;
             }
@@ -93,24 +109,27 @@ impl PivotedCholesky {
                 self.order.swap(k, p);
                 diagonal.swap(k, p);
                 for m in 0..k {
-                    w.swap(m * n + k, m * n + p);
+                    w.swap(m * stride + k, m * stride + p);
                 }
             }
             let q = self.order[k];
             let d = pivot.sqrt();
             let inverse = 1.0 / d;
-            let (formed, from_k) = w.split_at_mut(k * n);
-            let column = &mut from_k[k..n];
-            column[0] = d;
-            let below = &mut column[1..];
+            let (formed, from_k) = w.split_at_mut(k * stride);
+            let column = &mut from_k[..stride];
+            // The zeros the aligned products read (field docs).
+            column[k - k % LANES..k].fill(0.0);
+            column[n..].fill(0.0);
+            column[k] = d;
+            let below = &mut column[k + 1..n];
             let column_q = &a[q * n..(q + 1) * n];
             for (l, &i) in below.iter_mut().zip(&self.order[k + 1..]) {
                 *l = column_q[i];
             }
-            for earlier in formed.chunks_exact(n) {
+            for earlier in formed.chunks_exact(stride) {
                 let lkm = earlier[k];
                 if lkm != 0.0 {
-                    for (l, lim) in below.iter_mut().zip(&earlier[k + 1..]) {
+                    for (l, lim) in below.iter_mut().zip(&earlier[k + 1..n]) {
                         *l -= lim * lkm;
                     }
                 }
@@ -131,57 +150,124 @@ impl PivotedCholesky {
 
     /// Overwrites b with the minimum-norm solution of L Lᵀ x = b in A's order (module docs):
     /// x = P L (LᵀL)⁻² Lᵀ Pᵀ b, the pseudo-inverse of the rank-r part of A applied to b.
-    /// Returns false (b unchanged) when LᵀL cannot be factored.
-    pub fn solve_min_norm(&mut self, b: &mut DVector<f64>) -> bool {
-        let (r, n) = (self.rank, self.work.nrows());
-        let w = self.work.as_slice();
-        // L[i, k] (i ≥ k, pivot order) is w[k n + i].
-        let permuted = &mut self.scratch;
+    /// Returns false (b unchanged) when b does not have n entries or LᵀL cannot be factored.
+    ///
+    /// With R Rᵀ = G = LᵀL (unpivoted Cholesky, G definite since L has full column rank):
+    /// y = Lᵀ Pᵀ b, u = G⁻¹ G⁻¹ y by four triangular solves, x = P L u. Columns of L are zero
+    /// above their diagonal, so every product runs from the later column's diagonal on (from the
+    /// aligned group of rows that holds it).
+    pub fn solve_min_norm(&mut self, b: &mut [f64]) -> bool {
+        let (r, n, stride) = (self.rank, self.n, self.stride);
+        if b.len() != n || self.work.len() < r * stride || self.order.len() != n {
+            return false;
+        }
+        let l = &self.work[..r * stride];
+        let permuted = &mut self.permuted;
         permuted.clear();
         permuted.extend(self.order.iter().map(|&i| b[i]));
+        permuted.resize(stride, 0.0);
         // y = Lᵀ Pᵀ b and G = LᵀL.
-        let mut y = std::mem::replace(&mut self.projected, DVector::zeros(0));
-        if y.len() != r {
-            y = DVector::zeros(r);
-        }
-        let mut gram = std::mem::replace(&mut self.gram, DMatrix::zeros(0, 0));
-        if gram.shape() != (r, r) {
-            gram = DMatrix::zeros(r, r);
-        }
-        // Column k of L is zero above row k, so the products run from the later column's row on.
-        let g = gram.as_mut_slice();
-        for k in 0..r {
-            let lk = &w[k * n..(k + 1) * n];
-            y[k] = lk[k..].iter().zip(&permuted[k..]).map(|(l, x)| l * x).sum();
-            for l in k..r {
-                let ll = &w[l * n..(l + 1) * n];
-                let value: f64 = lk[l..].iter().zip(&ll[l..]).map(|(a, c)| a * c).sum();
-                g[k * r + l] = value;
-                g[l * r + k] = value;
+        let y = &mut self.projected;
+        y.clear();
+        self.gram.clear();
+        self.gram.resize(r * r, 0.0);
+        let g = &mut self.gram;
+        for (k, lk) in l.chunks_exact(stride).enumerate() {
+            let from = k - k % LANES;
+            y.push(aligned_dot(&lk[from..], &permuted[from..]));
+            for (j, lj) in l.chunks_exact(stride).enumerate().skip(k) {
+                let from = j - j % LANES;
+                g[k * r + j] = aligned_dot(&lk[from..], &lj[from..]);
             }
         }
-        let Some(cholesky) = nalgebra::Cholesky::new(gram) else {
-            self.projected = y;
+        let rf = &mut self.gram_factor;
+        rf.clear();
+        rf.resize(r * r, 0.0);
+        if !cholesky_rows(g, r, rf) {
             return false;
-        };
-        cholesky.solve_mut(&mut y);
-        cholesky.solve_mut(&mut y);
-        self.gram = cholesky.unpack();
-        // x = P L u.
-        b.fill(0.0);
-        for (k, &u) in y.iter().enumerate() {
-            for (i, l) in w[k * n + k..(k + 1) * n].iter().enumerate() {
-                b[self.order[k + i]] += l * u;
+        }
+        for _ in 0..2 {
+            forward_substitute(rf, r, y);
+            back_substitute(rf, r, y);
+        }
+        // x = P L u, summed in pivot order, then put back in A's order.
+        permuted.iter_mut().for_each(|x| *x = 0.0);
+        for (k, (lk, &u)) in l.chunks_exact(stride).zip(y.iter()).enumerate() {
+            for (x, &lik) in permuted[k..n].iter_mut().zip(&lk[k..n]) {
+                *x += lik * u;
             }
         }
-        self.projected = y;
+        for (&x, &i) in permuted.iter().zip(&self.order) {
+            b[i] = x;
+        }
         true
+    }
+}
+
+/// Σ aᵢxᵢ over the common length (a multiple of [`LANES`]), with [`LANES`] interleaved partial
+/// sums (a fixed order, so the result is deterministic; the independent sums let the compiler
+/// vectorise).
+fn aligned_dot(a: &[f64], x: &[f64]) -> f64 {
+    let mut sums = [0.0; LANES];
+    for (ac, xc) in a.chunks_exact(LANES).zip(x.chunks_exact(LANES)) {
+        for k in 0..LANES {
+            sums[k] += ac[k] * xc[k];
+        }
+    }
+    (sums[0] + sums[1]) + (sums[2] + sums[3])
+}
+
+/// Σ aᵢxᵢ over the common length, in order.
+fn dot(a: &[f64], x: &[f64]) -> f64 {
+    a.iter().zip(x).map(|(a, x)| a * x).sum()
+}
+
+/// G = R Rᵀ (Golub & Van Loan, *Matrix Computations*, 4th ed., §4.2.5, the Cholesky–Banachiewicz
+/// order: row by row, `r_ij = (g_ij − Σ_{m<j} r_im r_jm) / r_jj`, `r_ii = √(g_ii − Σ_{m<i} r_im²)`)
+/// from the lower triangle of the column-major r × r `g` into the row-major `rf`, so that each
+/// sum runs over two contiguous rows. False when a pivot is not positive and finite.
+fn cholesky_rows(g: &[f64], r: usize, rf: &mut [f64]) -> bool {
+    for i in 0..r {
+        let (done, row) = rf.split_at_mut(i * r);
+        let row = &mut row[..r];
+        for j in 0..i {
+            let rj = &done[j * r..j * r + r];
+            row[j] = (g[j * r + i] - dot(&row[..j], &rj[..j])) / rj[j];
+        }
+        let pivot = g[i * r + i] - dot(&row[..i], &row[..i]);
+        if !(pivot.is_finite() && pivot > 0.0) {
+            return false;
+        }
+        row[i] = pivot.sqrt();
+    }
+    true
+}
+
+/// y ← R⁻¹ y, R lower triangular (row-major r × r), row by row.
+fn forward_substitute(rf: &[f64], r: usize, y: &mut [f64]) {
+    for (i, row) in rf.chunks_exact(r).enumerate() {
+        let (before, rest) = y.split_at_mut(i);
+        rest[0] = (rest[0] - dot(&row[..i], before)) / row[i];
+    }
+}
+
+/// y ← R⁻ᵀ y, R lower triangular (row-major r × r): row i of R is column i of Rᵀ, so each
+/// solved entry is subtracted from the earlier ones at once.
+fn back_substitute(rf: &[f64], r: usize, y: &mut [f64]) {
+    for (i, row) in rf.chunks_exact(r).enumerate().rev() {
+        let (before, rest) = y.split_at_mut(i);
+        let yi = rest[0] / row[i];
+        rest[0] = yi;
+        for (yj, &rij) in before.iter_mut().zip(&row[..i]) {
+            *yj -= rij * yi;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nalgebra::{DMatrix, DVector};
 
     #[test]
     fn a_definite_matrix_is_solved_exactly() {
@@ -189,9 +275,9 @@ mod tests {
         let x = DVector::from_vec(vec![1.0, -2.0, 0.5]);
         let mut b = &a * &x;
         let mut chol = PivotedCholesky::default();
-        assert!(chol.factor(&a));
+        assert!(chol.factor(a.as_slice(), a.nrows()));
         assert_eq!(chol.rank(), 3);
-        assert!(chol.solve_min_norm(&mut b));
+        assert!(chol.solve_min_norm(b.as_mut_slice()));
         assert!((b - x).amax() < 1e-14);
     }
 
@@ -203,9 +289,9 @@ mod tests {
         let x = DVector::from_fn(7, |i, _| (i as f64 * 1.3).cos());
         let mut rhs = &a * &x;
         let mut chol = PivotedCholesky::default();
-        assert!(chol.factor(&a));
+        assert!(chol.factor(a.as_slice(), a.nrows()));
         assert_eq!(chol.rank(), 7);
-        assert!(chol.solve_min_norm(&mut rhs));
+        assert!(chol.solve_min_norm(rhs.as_mut_slice()));
         assert!((rhs - x).amax() < 1e-9);
     }
 
@@ -216,10 +302,10 @@ mod tests {
         let a = &j * j.transpose();
         let b = &a * DVector::from_vec(vec![0.3, -0.1, 0.7, 0.2]);
         let mut chol = PivotedCholesky::default();
-        assert!(chol.factor(&a));
+        assert!(chol.factor(a.as_slice(), a.nrows()));
         assert_eq!(chol.rank(), 2);
         let mut x = b.clone();
-        assert!(chol.solve_min_norm(&mut x));
+        assert!(chol.solve_min_norm(x.as_mut_slice()));
         assert!((&a * &x - &b).amax() < 1e-12, "A x = b");
         let least_norm = a.clone().svd(true, true).solve(&b, 1e-10).expect("svd solve");
         assert!((&x - &least_norm).amax() < 1e-12, "{x} vs {least_norm}");
@@ -231,11 +317,36 @@ mod tests {
         let a = &j * j.transpose();
         let mut b = DVector::from_vec(vec![1.0, 0.0, -1.0]);
         let mut chol = PivotedCholesky::default();
-        assert!(chol.factor(&a));
+        assert!(chol.factor(a.as_slice(), a.nrows()));
         assert_eq!(chol.rank(), 1);
-        assert!(chol.solve_min_norm(&mut b));
+        assert!(chol.solve_min_norm(b.as_mut_slice()));
         assert!(b.amax() <= 1.0, "{b}");
         let indefinite = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, -1.0]);
-        assert!(!chol.factor(&indefinite));
+        assert!(!chol.factor(indefinite.as_slice(), 2));
+        assert!(
+            !chol.factor(indefinite.as_slice(), 3),
+            "4 entries are not a 3 × 3 matrix"
+        );
+    }
+
+    #[test]
+    fn an_inconsistent_system_gets_the_pseudo_inverse_solution() {
+        // A = J Jᵀ with J 9 × 4 (rank 4, pivots that move around) and b with a part outside the
+        // range: x = A⁺ b, the least-squares solution of least norm, as the SVD gives it.
+        let j = DMatrix::from_fn(9, 4, |i, k| (((i * 4 + k) * (i + k + 1)) as f64 * 0.37).sin());
+        let a = &j * j.transpose();
+        let b = DVector::from_fn(9, |i, _| (i as f64 * 0.61).cos());
+        let mut chol = PivotedCholesky::default();
+        assert!(chol.factor(a.as_slice(), 9));
+        assert_eq!(chol.rank(), 4);
+        let mut x = b.clone();
+        assert!(chol.solve_min_norm(x.as_mut_slice()));
+        let pseudo = a.clone().svd(true, true).solve(&b, 1e-9).expect("svd solve");
+        assert!((&x - &pseudo).amax() < 1e-10 * pseudo.amax(), "{x} vs {pseudo}");
+        let mut short = DVector::zeros(8);
+        assert!(
+            !chol.solve_min_norm(short.as_mut_slice()),
+            "8 entries for a 9 × 9 factor"
+        );
     }
 }

@@ -27,6 +27,10 @@ pub struct SolveReport {
     pub complementarity: f64,
     /// Did the residual reach the requested tolerance? (Lemke: always true when it returns a solution.)
     pub converged: bool,
+    /// Projected Gauss–Seidel stopped before its cap because its sweeps had stalled: the residual
+    /// no longer changed from sweep to sweep (`crate::pgs`, *Termination*). Never set together with
+    /// `converged`; the residual is the one left at the stop.
+    pub stalled: bool,
 }
 
 /// Residual and complementarity error of λ for the LCP 0 ≤ λ ⊥ w ≥ 0, given w = Aλ + b.
@@ -86,6 +90,7 @@ pub fn lcp_report<D: DelassusRows + ?Sized>(
         residual,
         complementarity,
         converged: residual <= tolerance,
+        stalled: false,
     }
 }
 
@@ -115,6 +120,7 @@ pub fn contact_report<D: DelassusRows>(
         residual,
         complementarity,
         converged: residual <= tolerance,
+        stalled: false,
     }
 }
 

@@ -23,8 +23,6 @@
 //! allows; a part of w_F no active set can cancel is dropped, where a regularised solve would
 //! amplify it by the inverse of its regularisation.
 
-use nalgebra::{DMatrix, DVector};
-
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
 use crate::pivoted_cholesky::PivotedCholesky;
@@ -41,14 +39,14 @@ pub(crate) struct SubspaceStep {
     members: Vec<Member>,
     /// |F|.
     count: usize,
-    /// A_FF.
-    matrix: DMatrix<f64>,
+    /// A_FF, column-major |F| × |F|.
+    matrix: Vec<f64>,
     /// Each contact's index in `members` ([`NOT_A_MEMBER`] for the others), while assembling.
     member_of: Vec<usize>,
     /// The pivoted Cholesky factor of A_FF.
     factor: PivotedCholesky,
     /// −w_F at the λ of entry, then Δ_F.
-    step: DVector<f64>,
+    step: Vec<f64>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -130,17 +128,17 @@ impl SubspaceStep {
         }
         self.assemble(problem);
         // −w_F at the current λ.
-        resize(&mut self.step, n);
+        self.step.clear();
         let b = problem.free_velocity.as_slice();
         for m in &self.members {
             let w = problem.delassus.block_row_dot_with(m.contact, lambda, velocity);
-            for (k, &row) in m.free_rows().iter().enumerate() {
+            for &row in m.free_rows() {
                 let bias = b.get(3 * m.contact + row).copied().unwrap_or(0.0);
-                self.step[m.start + k] = -(w[row] + bias);
+                self.step.push(-(w[row] + bias));
             }
         }
         // Δ_F: the least-norm solution of A_FF Δ = −w_F by Cholesky with diagonal pivoting.
-        if !(self.factor.factor(&self.matrix) && self.factor.solve_min_norm(&mut self.step)) {
+        if !(self.factor.factor(&self.matrix, n) && self.factor.solve_min_norm(&mut self.step)) {
             return false;
         }
         if !self.step.iter().all(|x| x.is_finite()) {
@@ -153,8 +151,8 @@ impl SubspaceStep {
                 continue;
             };
             let entry = [l[0], l[1], l[2]];
-            for (k, &row) in m.free_rows().iter().enumerate() {
-                l[row] += self.step[m.start + k];
+            for (&row, delta) in m.free_rows().iter().zip(&self.step[m.start..]) {
+                l[row] += delta;
             }
             l[0] = l[0].max(0.0);
             let t = friction.model.project([l[1], l[2]], friction.mu * l[0]);
@@ -168,20 +166,20 @@ impl SubspaceStep {
         true
     }
 
-    /// A_FF from the operator's blocks: one walk over each member's block row
-    /// ([`DelassusRows::visit_block_row`]), the parts of the blocks between members summed in.
+    /// A_FF (column-major n × n in `matrix`) from the operator's blocks: one walk over each
+    /// member's block row ([`DelassusRows::visit_block_row`]), the parts of the blocks between
+    /// members summed in. A part between two members with all three rows free (every sticking
+    /// contact) is added as three contiguous columns of three.
     fn assemble<D: DelassusRows>(&mut self, problem: &ContactProblem<D>) {
         let n = self.count;
-        if self.matrix.shape() != (n, n) {
-            self.matrix = DMatrix::zeros(n, n);
-        }
         let Self {
             members,
             matrix,
             member_of,
             ..
         } = self;
-        matrix.as_mut_slice().fill(0.0);
+        matrix.clear();
+        matrix.resize(n * n, 0.0);
         member_of.clear();
         member_of.resize(problem.contact_count(), NOT_A_MEMBER);
         for (index, m) in members.iter().enumerate() {
@@ -191,28 +189,35 @@ impl SubspaceStep {
         }
         let matrix = matrix.as_mut_slice();
         for mi in members.iter() {
+            let (rows, first_row) = (mi.free_rows(), mi.start);
             problem.delassus.visit_block_row(mi.contact, &mut |j, block| {
                 let Some(mj) = member_of.get(j).and_then(|&index| members.get(index)) else {
                     return;
                 };
-                // Column-major: entry (row, col) of A_FF at col n + row.
+                // Column-major: entry (row, col) of A_FF at col n + row; the part's column b
+                // is its entries 3b..3b + 3.
+                let start = mj.start * n + first_row;
+                if rows.len() == 3 && mj.free_count == 3 {
+                    for (s, source) in block.data.0.iter().enumerate() {
+                        let at = start + s * n;
+                        if let Some(column) = matrix.get_mut(at..at + 3) {
+                            column[0] += source[0];
+                            column[1] += source[1];
+                            column[2] += source[2];
+                        }
+                    }
+                    return;
+                }
                 let block = block.as_slice();
                 for (s, &b) in mj.free_rows().iter().enumerate() {
-                    let start = (mj.start + s) * n + mi.start;
                     let (Some(column), Some(source)) = (
-                        matrix.get_mut(start..start + mi.free_count),
+                        matrix.get_mut(start + s * n..start + s * n + rows.len()),
                         block.get(3 * b..3 * b + 3),
                     ) else {
                         continue;
                     };
-                    if mi.free_count == 3 {
-                        column[0] += source[0];
-                        column[1] += source[1];
-                        column[2] += source[2];
-                    } else {
-                        for (entry, &a) in column.iter_mut().zip(mi.free_rows()) {
-                            *entry += source[a];
-                        }
+                    for (entry, &a) in column.iter_mut().zip(rows) {
+                        *entry += source[a];
                     }
                 }
             });
@@ -222,10 +227,3 @@ impl SubspaceStep {
 
 /// [`SubspaceStep::member_of`] of a contact outside F.
 const NOT_A_MEMBER: usize = usize::MAX;
-
-/// Makes `vector` of length n (contents unspecified), in its own storage when it has the room.
-fn resize(vector: &mut DVector<f64>, n: usize) {
-    if vector.len() != n {
-        *vector = DVector::zeros(n);
-    }
-}

@@ -108,6 +108,7 @@ pub(crate) fn resolve_impacts(
         residual: 0.0,
         complementarity: 0.0,
         converged: true,
+        stalled: false,
     };
     let mut targets: Vec<Vector3<f64>> = rows.iter().map(|row| row.target).collect();
     let mut base = DVector::zeros(lambda.len());
@@ -122,6 +123,7 @@ pub(crate) fn resolve_impacts(
         report.residual = report.residual.max(pass_report.residual);
         report.complementarity = report.complementarity.max(pass_report.complementarity);
         report.converged &= pass_report.converged;
+        report.stalled |= pass_report.stalled;
         base = total;
 
         // Set-aside contacts that the velocities now shut are struck (module docs, step 3).
@@ -212,6 +214,7 @@ fn solve_pass(
             residual: 0.0,
             complementarity: 0.0,
             converged: true,
+            stalled: false,
         };
         return Ok((base.clone(), report));
     }

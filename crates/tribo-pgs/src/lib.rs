@@ -94,7 +94,8 @@
 //! sweeps (the most any island took, load-sharing ones included; Lemke pivots), `residual` =
 //! natural-map residual ‖λ − Π(λ − w)‖∞ (the worst contact of any island),
 //! `complementarity` = tribo-lcp's complementarity error (max |λᵢ wᵢ| plus the friction
-//! dissipation gap); a solve stopped at the iteration cap adds a warning.
+//! dissipation gap); a solve stopped at the iteration cap, or stalled before it (tribo-lcp
+//! `SolveReport::stalled`: its residual no longer changing), adds a warning.
 //!
 //! # Hosting an extension
 //! [`PgsFactory`] is also a [`HostFactory`]: the engine it builds is a `tribo_engine::ContactHost`

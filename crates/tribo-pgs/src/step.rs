@@ -122,6 +122,8 @@ struct Solved {
     residual: f64,
     complementarity: f64,
     converged: bool,
+    /// The solve stopped on a stall before its cap (tribo-lcp `SolveReport::stalled`).
+    stalled: bool,
 }
 
 /// A failed stage: a divergence (naming the body) or another step error.
@@ -409,6 +411,7 @@ impl PgsEngine {
                     residual: 0.0,
                     complementarity: 0.0,
                     converged: true,
+                    stalled: false,
                 }
             } else {
                 solve(assembled, lambda, pgs, sharing, options).map_err(solver_failure)?
@@ -470,6 +473,7 @@ impl PgsEngine {
             residual: solve_report.residual,
             complementarity: solve_report.complementarity,
             converged: solve_report.converged,
+            stalled: solve_report.stalled,
         })
     }
 
@@ -657,6 +661,7 @@ impl Engine for PgsEngine {
                 cap: self.options.iterations,
                 relative_residual,
                 tolerance: RELATIVE_RESIDUAL_TOLERANCE,
+                stalled: solved.stalled,
             });
         }
         Ok(report)
