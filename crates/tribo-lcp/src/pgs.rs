@@ -41,6 +41,19 @@
 //! **Warm start.** λ is read on entry (for example last step's impulses) and projected onto the
 //! feasible set before the first sweep. The sweep allocates nothing; [`Pgs`] keeps its two scratch
 //! vectors between calls.
+//!
+//! **Least-norm start** (islands within `least_norm_start_rows` and `subspace_rows`). A warm start from a
+//! step whose contacts persist is close to the solution, but the first sweeps would move it in
+//! the order they visit the contacts: the change of a rank-deficient face contact's load (a
+//! box's four corners, a biped's sole) then lands on the first corners visited and shifts load
+//! along the null space, where an elastic interface would spread it evenly. So the island's
+//! residual is first taken at the warm start (one pass over its block rows, the cost of a sweep):
+//! at most the tolerance, the warm start is the answer and no sweep runs (the report says 0
+//! iterations); else, unless sweeps converging as fast as any the subspace steps leave alone
+//! would reach the tolerance in fewer sweeps than a step costs (a residual within some 40 times
+//! the tolerance: a change too small to matter where it lands), one subspace step from the warm
+//! start (`crate::subspace`: the least-norm change on the warm start's active set, which never
+//! moves λ along the null space) comes before the sweeps, which confirm it or go on from it.
 
 use nalgebra::{DVector, Matrix3};
 
@@ -64,6 +77,10 @@ pub struct PgsOptions {
     /// Subspace steps (`crate::subspace`, PGS-SM) for islands with at most this many free rows;
     /// 0 (the default): plain sweeps.
     pub subspace_rows: usize,
+    /// Start each island of at most this many rows (three per contact) that gets subspace steps
+    /// from the warm start's residual (module docs, *Least-norm start*): no sweep when the warm
+    /// start solves it, else one subspace step before the sweeps. 0 (the default): off.
+    pub least_norm_start_rows: usize,
 }
 
 impl Default for PgsOptions {
@@ -73,6 +90,7 @@ impl Default for PgsOptions {
             tolerance: 1e-9,
             max_iterations: 1000,
             subspace_rows: 0,
+            least_norm_start_rows: 0,
         }
     }
 }
@@ -252,6 +270,20 @@ impl Pgs {
             let mut island_report = None;
             let mut schedule = SubspaceSchedule::default();
             let mut stall = Stall::default();
+            if 3 * island.len() <= self.options.least_norm_start_rows && self.options.subspace_rows > 0 {
+                let entry = island_errors(problem, lam, &velocity, island, 0, tolerance);
+                if entry.converged {
+                    report.residual = worst(report.residual, entry.residual);
+                    report.complementarity = worst(report.complementarity, entry.complementarity);
+                    continue;
+                }
+                if sweeps_at_fast_rate(entry.residual, tolerance) > SUBSPACE_COST {
+                    let rows = self.subspace.select(problem, lam, island, &self.inverse_diagonal);
+                    if rows > 0 && rows <= self.options.subspace_rows {
+                        self.subspace.apply(problem, lam, &mut velocity);
+                    }
+                }
+            }
             for iteration in 1..=self.options.max_iterations {
                 let mut sweep_residual = 0.0_f64;
                 for &contact in island {
@@ -495,6 +527,13 @@ const SUBSPACE_GAIN: f64 = 0.01;
 /// 16: 488.1 M), SR1 walk 1–6700 4.263 G (4.275, 4.270, 4.286 G); pile-50 1–400 1.199 G against
 /// 1.195 G before the round.
 const SUBSPACE_COST: f64 = 3.0;
+
+/// The sweeps from `residual` to `tolerance` at [`SUBSPACE_RATE`], the slowest rate the sweeps
+/// are left alone at: fewer than [`SUBSPACE_COST`] and a step does not pay even if the sweeps
+/// turn out slow (module docs, *Least-norm start*).
+fn sweeps_at_fast_rate(residual: f64, tolerance: f64) -> f64 {
+    (tolerance / residual).ln() / SUBSPACE_RATE.ln()
+}
 
 impl SubspaceSchedule {
     /// Records a sweep's residual; when a step may come next, the sweeps still needed to reach

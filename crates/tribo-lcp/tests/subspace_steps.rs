@@ -252,3 +252,47 @@ fn a_factored_column_takes_subspace_steps_to_the_statics() {
         );
     }
 }
+
+/// The twist of a cube's four ground corners (corners 0..4 at (±, ±) in `column`'s order: signs
+/// +, −, +, −): no net force and no moment, the null space of a face's normal impulses.
+fn twist(lambda: &DVector<f64>) -> f64 {
+    (lambda[0] - lambda[3] + lambda[6] - lambda[9]) / 4.0
+}
+
+#[test]
+fn a_least_norm_start_changes_a_face_s_load_without_twisting_it() {
+    let options = PgsOptions {
+        least_norm_start_rows: 12,
+        ..options(96)
+    };
+    let problem = column(1, 0.5);
+    let mut rest = DVector::zeros(12);
+    Pgs::new(options).solve_contacts(&problem, &mut rest).expect("solves");
+
+    // A warm start that solves the problem: no sweep.
+    let mut lambda = rest.clone();
+    let report = Pgs::new(options).solve_contacts(&problem, &mut lambda).expect("solves");
+    assert!(report.converged && report.iterations == 0, "{report:?}");
+    assert_eq!(lambda, rest, "the warm start is kept as it is");
+
+    // A twisted warm start (the spread the step before left) and twice the approach: the change is
+    // the least-norm one, so the twist stays what it was (to the 1e-10 tolerance), and the face
+    // carries twice the load.
+    let delta = 0.1 * G * DT / 4.0;
+    let mut lambda = rest.clone();
+    for (corner, sign) in [1.0, -1.0, 1.0, -1.0].into_iter().enumerate() {
+        lambda[3 * corner] += sign * delta;
+    }
+    let before = twist(&lambda);
+    let mut harder = problem.clone();
+    harder.free_velocity *= 2.0;
+    let report = Pgs::new(options).solve_contacts(&harder, &mut lambda).expect("solves");
+    assert!(report.converged, "{report:?}");
+    let total: f64 = (0..4).map(|c| lambda[3 * c]).sum();
+    assert!((total - 2.0 * G * DT).abs() < 1e-9, "the face carries 2 m g h: {total}");
+    assert!(
+        (twist(&lambda) - before).abs() < 1e-10,
+        "the twist stays {before}: {}",
+        twist(&lambda)
+    );
+}

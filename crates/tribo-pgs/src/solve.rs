@@ -42,6 +42,18 @@
 //! then starts from that λ, so the step's answer is still a solution of the rigid LCP, to the
 //! usual tolerance. Lemke, which cannot be warm-started, solves the load-sharing problem itself:
 //! its velocities then carry the term's `ε C (λₙ − λₙ⁰)`, zero once the distribution settles.
+//!
+//! **Settled pairs** (PGS only). A link pair whose every load-sharing point takes a warm start that
+//! carries load (λₙ⁰ > 0) already has its spread: the term would only ask that this step's change
+//! of it be even. PGS leaves such pairs out of the load-sharing problem and sweeps that problem
+//! only on the islands that hold a pair still to be spread (a new point, or one that carried
+//! nothing), in islands small enough for the rigid solve's least-norm start
+//! ([`LEAST_NORM_START_ROWS`]), which keeps a settled spread (tribo-lcp
+//! `PgsOptions::least_norm_start_rows`): the change from the warm start is the least-norm one, which
+//! never moves load along the null space of a face's points — an elastic interface's even
+//! spread of the change (`tests/settled_pairs.rs` checks it against the springs' answer). On SR1
+//! standing the load-sharing sweeps were five of the nine sweeps of a step (BENCHMARKS.md, "pgs:
+//! ninth round").
 
 use nalgebra::{DMatrix, DVector, Matrix3, Matrix3x6, Matrix6, Vector3};
 use tribo_engine::LinkRef;
@@ -73,6 +85,25 @@ pub(crate) struct BodyRows {
 /// Projected Gauss–Seidel sweeps on the load-sharing problem before each rigid solve (module docs).
 pub(crate) const LOAD_SHARING_SWEEPS: usize = 5;
 
+/// Islands of at most this many rows get the rigid solve's least-norm start, and their settled
+/// pairs no load-sharing sweeps (module docs, *Settled pairs*). A subspace step costs some ten
+/// sweeps on SR1's two feet (24 rows, tribo-lcp `pgs.rs`, `SUBSPACE_COST`) and some forty on a
+/// column of five cubes (60 rows, whose sweeps converge in one or two): measured (callgrind,
+/// `samples/bench`), the least-norm start took SR1 standing from 441.8 M to 403.2 M instructions
+/// (steps 1–1000) and pile-50 from 1.106 G to 1.453 G (steps 1–400) with every island; this bound
+/// keeps it to the first kind.
+pub(crate) const LEAST_NORM_START_ROWS: usize = 36;
+
+/// The largest island (rows) that gets the least-norm start under `options` (0: none): within
+/// [`LEAST_NORM_START_ROWS`] and the subspace steps' own bound, and only for PGS (Lemke is not
+/// warm-started, and spreads every pair's load itself).
+pub(crate) fn least_norm_rows(options: &PgsOptions) -> usize {
+    match options.solver {
+        SolverKind::Pgs => LEAST_NORM_START_ROWS.min(options.subspace_rows),
+        SolverKind::Lemke => 0,
+    }
+}
+
 /// The assembled problem. The engine keeps one between steps and [`Assembled::assemble`] rebuilds
 /// it in place: every buffer (operator blocks and factors, free velocities, per-body rows, islands
 /// and the working lists of the assembly) keeps its storage, so a step allocates nothing here
@@ -83,6 +114,10 @@ pub(crate) struct Assembled {
     /// The load-sharing problem (module docs), valid when `has_sharing`.
     sharing: ContactProblem<LoadSharing>,
     has_sharing: bool,
+    /// The islands the load-sharing sweeps visit (module docs, *Settled pairs*): the first
+    /// `sharing_island_count` lists.
+    sharing_islands: Vec<Vec<usize>>,
+    sharing_island_count: usize,
     /// The first `body_count` entries are this step's dynamic bodies with contacts, ascending.
     bodies: Vec<BodyRows>,
     body_count: usize,
@@ -108,6 +143,10 @@ struct AssemblyScratch {
     slot_of: Vec<Option<usize>>,
     /// The load-sharing rows: (link pair, contact), sorted.
     sharing_rows: Vec<((LinkRef, LinkRef), usize)>,
+    /// Per contact: its link pair is in the load-sharing problem.
+    spreading: Vec<bool>,
+    /// Per contact: its island gets the rigid solve's least-norm start.
+    least_norm: Vec<bool>,
     /// One articulated body's Delassus operator, and the working storage that forms it.
     operator: DMatrix<f64>,
     delassus: DelassusWork,
@@ -120,13 +159,19 @@ impl Assembled {
         self.has_sharing.then_some(&self.sharing)
     }
 
+    /// The islands the load-sharing sweeps visit: those with a pair in the load-sharing problem.
+    pub fn sharing_islands(&self) -> &[Vec<usize>] {
+        self.sharing_islands.get(..self.sharing_island_count).unwrap_or(&[])
+    }
+
     /// This step's dynamic bodies with contacts, ascending.
     pub fn bodies(&self) -> &[BodyRows] {
         self.bodies.get(..self.body_count).unwrap_or(&[])
     }
 
     /// Stacks every dynamic body's rows and sums the Delassus blocks; with `load_sharing` > 0 also
-    /// builds the load-sharing problem around the warm start `warm` (module docs).
+    /// builds the load-sharing problem around the warm start `warm` (module docs), leaving out the
+    /// settled pairs of islands of at most `least_norm_rows` rows (0 for Lemke: every pair joins).
     pub fn assemble(
         &mut self,
         rows: &[ContactRow],
@@ -134,6 +179,7 @@ impl Assembled {
         inverses: &[Option<Matrix6<f64>>],
         load_sharing: f64,
         warm: &DVector<f64>,
+        least_norm_rows: usize,
     ) -> Result<(), SolveError> {
         let scratch = &mut self.scratch;
         let per_body = &mut scratch.per_body;
@@ -230,24 +276,53 @@ impl Assembled {
         problem.contacts.clear();
         problem.contacts.extend(rows.iter().map(|r| r.friction));
         problem.validate().map_err(SolveError::Problem)?;
-        self.has_sharing = load_sharing > 0.0 && rows.iter().any(|r| r.shares_load);
-        if self.has_sharing {
-            sharing_problem(
+        self.islands.group(rows, steps);
+        let least_norm = &mut scratch.least_norm;
+        least_norm.clear();
+        least_norm.resize(rows.len(), false);
+        for island in self.islands.groups().iter().filter(|i| 3 * i.len() <= least_norm_rows) {
+            for &c in island {
+                if let Some(l) = least_norm.get_mut(c) {
+                    *l = true;
+                }
+            }
+        }
+        let spreading = &mut scratch.spreading;
+        spreading.clear();
+        spreading.resize(rows.len(), false);
+        self.has_sharing = load_sharing > 0.0
+            && rows.iter().any(|r| r.shares_load)
+            && sharing_problem(
                 problem,
                 &mut self.sharing,
                 &mut scratch.sharing_rows,
-                rows,
-                load_sharing,
-                warm,
+                SharingInput {
+                    rows,
+                    kappa: load_sharing,
+                    warm,
+                    least_norm,
+                },
+                spreading,
             )?;
-        }
         self.targets.clear();
         self.targets.extend(rows.iter().map(|row| Targets {
             target: row.target,
             settled: row.settled_target,
             strike: row.strike,
         }));
-        self.islands.group(rows, steps);
+        self.sharing_island_count = 0;
+        if self.has_sharing {
+            for island in self.islands.groups() {
+                if !island.iter().any(|&c| spreading.get(c).copied().unwrap_or(false)) {
+                    continue;
+                }
+                if self.sharing_islands.len() == self.sharing_island_count {
+                    self.sharing_islands.push(Vec::new());
+                }
+                self.sharing_islands[self.sharing_island_count].clone_from(island);
+                self.sharing_island_count += 1;
+            }
+        }
         Ok(())
     }
 }
@@ -457,17 +532,36 @@ fn body_side_rows(row: &ContactRow, body: usize) -> Matrix3x6<f64> {
     side
 }
 
+/// What the load-sharing problem is built from.
+struct SharingInput<'a> {
+    rows: &'a [ContactRow],
+    /// `load_sharing` (module docs).
+    kappa: f64,
+    /// The warm start λ⁰.
+    warm: &'a DVector<f64>,
+    /// Per contact: its island gets the least-norm start, so its pair may be left out when
+    /// settled (module docs, *Settled pairs*).
+    least_norm: &'a [bool],
+}
+
 /// Makes `shared` the step's `problem` (validated) plus `ε C (λₙ − λₙ⁰)` on each link pair's
 /// load-sharing normal rows (module docs): `ε C` joins the operator (sharing.rs), `−ε C λₙ⁰` the
-/// free velocity. `pairs` is a working list.
+/// free velocity. Settled pairs (module docs) of islands with the least-norm start are left out;
+/// the contacts of the pairs taken are marked in `spreading`. Returns whether any pair was taken.
+/// `pairs` is a working list.
 fn sharing_problem(
     problem: &ContactProblem<FactoredDelassus>,
     shared: &mut ContactProblem<LoadSharing>,
     pairs: &mut Vec<((LinkRef, LinkRef), usize)>,
-    rows: &[ContactRow],
-    kappa: f64,
-    warm: &DVector<f64>,
-) -> Result<(), SolveError> {
+    input: SharingInput,
+    spreading: &mut [bool],
+) -> Result<bool, SolveError> {
+    let SharingInput {
+        rows,
+        kappa,
+        warm,
+        least_norm,
+    } = input;
     // The load-sharing rows by link pair, each pair's in row order (the keys are distinct).
     pairs.clear();
     pairs.extend(
@@ -477,6 +571,15 @@ fn sharing_problem(
             .map(|(c, row)| ((row.a, row.b), c)),
     );
     pairs.sort_unstable();
+    let normal = |c: usize| warm.get(3 * c).copied().unwrap_or(0.0);
+    let settled = |group: &[((LinkRef, LinkRef), usize)]| {
+        group
+            .iter()
+            .all(|&(_, c)| normal(c) > 0.0 && least_norm.get(c).copied().unwrap_or(false))
+    };
+    if pairs.chunk_by(|x, y| x.0 == y.0).all(settled) {
+        return Ok(false);
+    }
     let delassus = &problem.delassus;
     if !shared.delassus.reset(delassus) {
         return Err(SolveError::ContactIndex);
@@ -484,9 +587,16 @@ fn sharing_problem(
     let free = &mut shared.free_velocity;
     zeroed_vector(free, problem.free_velocity.len());
     free.copy_from(&problem.free_velocity);
-    let normal = |c: usize| warm.get(3 * c).copied().unwrap_or(0.0);
     for group in pairs.chunk_by(|x, y| x.0 == y.0) {
+        if settled(group) {
+            continue;
+        }
         let members = || group.iter().map(|&(_, c)| c);
+        for c in members() {
+            if let Some(s) = spreading.get_mut(c) {
+                *s = true;
+            }
+        }
         let n = group.len() as f64;
         let epsilon = kappa * members().map(|c| delassus.diagonal_block(c)[(0, 0)]).sum::<f64>() / n;
         let mean = members().map(normal).sum::<f64>() / n;
@@ -509,7 +619,7 @@ fn sharing_problem(
             index,
             value: shared.free_velocity[index],
         })),
-        None => Ok(()),
+        None => Ok(true),
     }
 }
 
@@ -530,7 +640,7 @@ pub(crate) fn solve(
             let mut sweeps = 0;
             if let Some(problem) = assembled.sharing() {
                 sweeps = sharing
-                    .solve_valid_contacts_in_islands(problem, lambda, assembled.islands.groups())
+                    .solve_valid_contacts_in_islands(problem, lambda, assembled.sharing_islands())
                     .map_err(SolveError::Solver)?
                     .iterations;
             }

@@ -36,7 +36,7 @@ use crate::error::SolveError;
 use crate::integrate::{advance, AdvanceScratch, Impulses};
 use crate::options::{PgsOptions, SolverKind};
 use crate::readout::{body_state_into, contact_records};
-use crate::solve::{free_body_inverses, solve, Assembled, WarmStart, LOAD_SHARING_SWEEPS};
+use crate::solve::{free_body_inverses, least_norm_rows, solve, Assembled, WarmStart, LOAD_SHARING_SWEEPS};
 use tribo_lcp::DelassusRows;
 
 type Twist = (Vector3<f64>, Vector3<f64>);
@@ -172,10 +172,14 @@ impl PgsEngine {
             tolerance: options.tolerance,
             max_iterations: options.iterations,
             subspace_rows: options.subspace_rows,
+            // Settled pairs of small islands get no load-sharing sweeps (solve.rs): the
+            // least-norm start keeps their spread.
+            least_norm_start_rows: least_norm_rows(&options),
         });
         let sharing = Pgs::new(LcpOptions {
             max_iterations: LOAD_SHARING_SWEEPS,
             subspace_rows: 0,
+            least_norm_start_rows: 0,
             ..pgs.options
         });
         Ok(PgsEngine {
@@ -389,10 +393,11 @@ impl PgsEngine {
             Ok((dropped, on_operator))
         })?;
         let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
+        let least_norm = least_norm_rows(options);
         let solve_report = report.time("solve", || {
             warm_start.initial(rows, lambda);
             assembled
-                .assemble(rows, velocity_steps, inverses, options.load_sharing, lambda)
+                .assemble(rows, velocity_steps, inverses, options.load_sharing, lambda, least_norm)
                 .map_err(solver_failure)?;
             if on_operator {
                 let delassus = &assembled.problem.delassus;
@@ -401,7 +406,7 @@ impl PgsEngine {
                 if screened.changed {
                     warm_start.initial(rows, lambda);
                     assembled
-                        .assemble(rows, velocity_steps, inverses, options.load_sharing, lambda)
+                        .assemble(rows, velocity_steps, inverses, options.load_sharing, lambda, least_norm)
                         .map_err(solver_failure)?;
                 }
             }
