@@ -63,7 +63,7 @@ use crate::error::{check_finite, check_len, Error, Result};
 use crate::friction::FrictionModel;
 use crate::lcp::Lcp;
 use crate::report::{contact_errors, lcp_report, worst, SolveReport};
-use crate::subspace::SubspaceStep;
+use crate::subspace::{Reuse, SubspaceStep};
 
 /// Options of projected Gauss–Seidel.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -270,6 +270,8 @@ impl Pgs {
             let mut island_report = None;
             let mut schedule = SubspaceSchedule::default();
             let mut stall = Stall::default();
+            // The residual before a least-norm start's step made with a kept factor.
+            let mut kept_step_from = None;
             if 3 * island.len() <= self.options.least_norm_start_rows && self.options.subspace_rows > 0 {
                 let entry = island_errors(problem, lam, &velocity, island, 0, tolerance);
                 if entry.converged {
@@ -280,7 +282,8 @@ impl Pgs {
                 if sweeps_at_fast_rate(entry.residual, tolerance) > SUBSPACE_COST {
                     let rows = self.subspace.select(problem, lam, island, &self.inverse_diagonal);
                     if rows > 0 && rows <= self.options.subspace_rows {
-                        self.subspace.apply(problem, lam, &mut velocity);
+                        self.subspace.apply(problem, lam, &mut velocity, Reuse::SameRows);
+                        kept_step_from = Some(entry.residual);
                     }
                 }
             }
@@ -298,6 +301,13 @@ impl Pgs {
                 if outcome.is_err() {
                     break;
                 }
+                if let Some(before) = kept_step_from.take() {
+                    // The start's step did not land (a changed operator, or active set): the next
+                    // one factors afresh.
+                    if sweep_residual.is_nan() || sweep_residual > SUBSPACE_GAIN * before {
+                        self.subspace.forget_factor();
+                    }
+                }
                 let stalled = stall.stalled(sweep_residual);
                 if sweep_residual <= tolerance || iteration == self.options.max_iterations || stalled {
                     let mut checked = island_errors(problem, lam, &velocity, island, iteration, tolerance);
@@ -313,7 +323,7 @@ impl Pgs {
                     let rows = self.subspace.select(problem, lam, island, &self.inverse_diagonal);
                     if rows > 0 && rows <= self.options.subspace_rows {
                         schedule.stepped(sweep_residual);
-                        self.subspace.apply(problem, lam, &mut velocity);
+                        self.subspace.apply(problem, lam, &mut velocity, Reuse::Never);
                     }
                 }
             }

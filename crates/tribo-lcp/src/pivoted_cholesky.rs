@@ -151,30 +151,27 @@ impl PivotedCholesky {
     /// Overwrites b with the minimum-norm solution of L Lᵀ x = b in A's order (module docs):
     /// x = P L (LᵀL)⁻² Lᵀ Pᵀ b, the pseudo-inverse of the rank-r part of A applied to b.
     /// Returns false (b unchanged) when b does not have n entries or LᵀL cannot be factored.
-    ///
-    /// With R Rᵀ = G = LᵀL (unpivoted Cholesky, G definite since L has full column rank):
-    /// y = Lᵀ Pᵀ b, u = G⁻¹ G⁻¹ y by four triangular solves, x = P L u. Columns of L are zero
-    /// above their diagonal, so every product runs from the later column's diagonal on (from the
-    /// aligned group of rows that holds it).
+    /// [`Self::prepare_min_norm`] then [`Self::apply_min_norm`].
+    #[cfg(test)]
     pub fn solve_min_norm(&mut self, b: &mut [f64]) -> bool {
-        let (r, n, stride) = (self.rank, self.n, self.stride);
-        if b.len() != n || self.work.len() < r * stride || self.order.len() != n {
+        self.prepare_min_norm() && self.apply_min_norm(b)
+    }
+
+    /// Factors G = LᵀL = R Rᵀ (unpivoted Cholesky, G definite since L has full column rank) for
+    /// [`Self::apply_min_norm`], which may then be applied to any number of right-hand sides.
+    /// False when G cannot be factored. Columns of L are zero above their diagonal, so every
+    /// product runs from the later column's diagonal on (from the aligned group of rows that holds
+    /// it).
+    pub fn prepare_min_norm(&mut self) -> bool {
+        let (r, stride) = (self.rank, self.stride);
+        if self.work.len() < r * stride {
             return false;
         }
         let l = &self.work[..r * stride];
-        let permuted = &mut self.permuted;
-        permuted.clear();
-        permuted.extend(self.order.iter().map(|&i| b[i]));
-        permuted.resize(stride, 0.0);
-        // y = Lᵀ Pᵀ b and G = LᵀL.
-        let y = &mut self.projected;
-        y.clear();
         self.gram.clear();
         self.gram.resize(r * r, 0.0);
         let g = &mut self.gram;
         for (k, lk) in l.chunks_exact(stride).enumerate() {
-            let from = k - k % LANES;
-            y.push(aligned_dot(&lk[from..], &permuted[from..]));
             for (j, lj) in l.chunks_exact(stride).enumerate().skip(k) {
                 let from = j - j % LANES;
                 g[k * r + j] = aligned_dot(&lk[from..], &lj[from..]);
@@ -183,9 +180,29 @@ impl PivotedCholesky {
         let rf = &mut self.gram_factor;
         rf.clear();
         rf.resize(r * r, 0.0);
-        if !cholesky_rows(g, r, rf) {
+        cholesky_rows(g, r, rf)
+    }
+
+    /// Overwrites b with x = P L (LᵀL)⁻² Lᵀ Pᵀ b (module docs), with the G = R Rᵀ of the last
+    /// [`Self::prepare_min_norm`]: y = Lᵀ Pᵀ b, u = G⁻¹ G⁻¹ y by four triangular solves, x = P L u.
+    /// Returns false (b unchanged) when b does not have n entries or G was not factored.
+    pub fn apply_min_norm(&mut self, b: &mut [f64]) -> bool {
+        let (r, n, stride) = (self.rank, self.n, self.stride);
+        if b.len() != n || self.work.len() < r * stride || self.order.len() != n || self.gram_factor.len() != r * r {
             return false;
         }
+        let l = &self.work[..r * stride];
+        let permuted = &mut self.permuted;
+        permuted.clear();
+        permuted.extend(self.order.iter().map(|&i| b[i]));
+        permuted.resize(stride, 0.0);
+        let y = &mut self.projected;
+        y.clear();
+        for (k, lk) in l.chunks_exact(stride).enumerate() {
+            let from = k - k % LANES;
+            y.push(aligned_dot(&lk[from..], &permuted[from..]));
+        }
+        let rf = &self.gram_factor;
         for _ in 0..2 {
             forward_substitute(rf, r, y);
             back_substitute(rf, r, y);

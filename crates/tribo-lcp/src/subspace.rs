@@ -22,6 +22,15 @@
 //! sweeps (and load sharing) chose is kept and a correction is spread as evenly as the mechanics
 //! allows; a part of w_F no active set can cancel is dropped, where a regularised solve would
 //! amplify it by the inverse of its regularisation.
+//!
+//! **A kept factor.** The step at a least-norm start (`pgs.rs`) may use the factor of the last
+//! step again when its free rows are the same contacts' same rows ([`Reuse::SameRows`]): a robot
+//! standing or walking slowly meets nearly the same A_FF step after step, and `A_old⁺` applied to
+//! −w_F leaves a residual of the order of `‖A − A_old‖` — which the sweeps then remove, judged
+//! by the usual residual. Factoring A_FF afresh is most of a step's cost (assembly, the pivoted
+//! factor and G = LᵀL: some 35k of its 52k instructions on SR1's feet). When the sweep after such
+//! a step has not gained [`crate::pgs`]'s `SUBSPACE_GAIN` the factor is dropped and the next
+//! step factors its own; steps between sweeps always do.
 
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
@@ -47,6 +56,18 @@ pub(crate) struct SubspaceStep {
     factor: PivotedCholesky,
     /// −w_F at the λ of entry, then Δ_F.
     step: Vec<f64>,
+    /// The free rows `factor` holds the factor of (contact and free rows per member), while it
+    /// may serve again ([`Reuse`]).
+    factored: Vec<(usize, [usize; 3], usize)>,
+}
+
+/// Whether a step may use the factor of an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reuse {
+    /// Factor this step's A_FF.
+    Never,
+    /// Use the kept factor when it is of the same free rows (module docs, *A kept factor*).
+    SameRows,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -112,21 +133,47 @@ impl SubspaceStep {
         self.count
     }
 
+    /// Forgets the kept factor: the next step factors its own A_FF.
+    pub fn forget_factor(&mut self) {
+        self.factored.clear();
+    }
+
+    /// The kept factor is of the free rows [`Self::select`] chose.
+    fn factor_fits(&self) -> bool {
+        self.factored.len() == self.members.len()
+            && self
+                .factored
+                .iter()
+                .zip(&self.members)
+                .all(|(&(contact, free, count), m)| contact == m.contact && free == m.free && count == m.free_count)
+    }
+
     /// One subspace step on the rows chosen by [`Self::select`]: λ_F += Δ_F, each touched contact
     /// projected onto its feasible set, and the operator's velocity state `velocity` (see
-    /// [`DelassusRows::velocity_len`]) kept consistent with λ. Returns false, changing nothing,
-    /// when A_FF is not semi-definite in floating point or the step is not finite.
+    /// [`DelassusRows::velocity_len`]) kept consistent with λ. With [`Reuse::SameRows`] the factor
+    /// of the last step is used again when it is of the same free rows. Returns false, changing
+    /// nothing, when A_FF is not semi-definite in floating point or the step is not finite.
     pub fn apply<D: DelassusRows>(
         &mut self,
         problem: &ContactProblem<D>,
         lambda: &mut [f64],
         velocity: &mut [f64],
+        reuse: Reuse,
     ) -> bool {
         let n = self.count;
         if n == 0 {
             return false;
         }
-        self.assemble(problem);
+        let reused = reuse == Reuse::SameRows && self.factor_fits();
+        if !reused {
+            self.factored.clear();
+            self.assemble(problem);
+            if !(self.factor.factor(&self.matrix, n) && self.factor.prepare_min_norm()) {
+                return false;
+            }
+            self.factored
+                .extend(self.members.iter().map(|m| (m.contact, m.free, m.free_count)));
+        }
         // −w_F at the current λ.
         self.step.clear();
         let b = problem.free_velocity.as_slice();
@@ -138,7 +185,7 @@ impl SubspaceStep {
             }
         }
         // Δ_F: the least-norm solution of A_FF Δ = −w_F by Cholesky with diagonal pivoting.
-        if !(self.factor.factor(&self.matrix, n) && self.factor.solve_min_norm(&mut self.step)) {
+        if !self.factor.apply_min_norm(&mut self.step) {
             return false;
         }
         if !self.step.iter().all(|x| x.is_finite()) {
