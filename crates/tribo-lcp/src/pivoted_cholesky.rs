@@ -347,6 +347,25 @@ mod tests {
     }
 
     #[test]
+    fn one_prepared_factor_serves_several_right_hand_sides_bit_for_bit() {
+        let j = DMatrix::from_fn(8, 5, |i, k| (((i * 5 + k) * (i + 2)) as f64 * 0.29).cos());
+        let a = &j * j.transpose();
+        let mut chol = PivotedCholesky::default();
+        assert!(chol.factor(a.as_slice(), 8));
+        assert!(chol.prepare_min_norm());
+        for seed in 0..3 {
+            let b = DVector::from_fn(8, |i, _| ((i + seed) as f64 * 0.77).sin());
+            let mut applied = b.clone();
+            assert!(chol.apply_min_norm(applied.as_mut_slice()));
+            let mut fresh = PivotedCholesky::default();
+            assert!(fresh.factor(a.as_slice(), 8));
+            let mut solved = b.clone();
+            assert!(fresh.solve_min_norm(solved.as_mut_slice()));
+            assert_eq!(applied, solved, "right-hand side {seed}");
+        }
+    }
+
+    #[test]
     fn an_inconsistent_system_gets_the_pseudo_inverse_solution() {
         // A = J Jᵀ with J 9 × 4 (rank 4, pivots that move around) and b with a part outside the
         // range: x = A⁺ b, the least-squares solution of least norm, as the SVD gives it.

@@ -296,3 +296,30 @@ fn a_least_norm_start_changes_a_face_s_load_without_twisting_it() {
         twist(&lambda)
     );
 }
+
+#[test]
+fn a_kept_factor_serves_the_next_problem_and_reaches_the_same_answer() {
+    // Step after step a standing cube's problem barely changes: the least-norm start's step then
+    // uses the last factor again. The answer is judged by the same residual: it is the statics.
+    let options = PgsOptions {
+        least_norm_start_rows: 12,
+        ..options(96)
+    };
+    let mut pgs = Pgs::new(options);
+    let problem = column(1, 0.5);
+    let mut lambda = DVector::zeros(12);
+    pgs.solve_contacts(&problem, &mut lambda).expect("solves");
+    for scale in [1.5, 2.0, 2.5] {
+        let mut next = problem.clone();
+        next.free_velocity *= scale;
+        let report = pgs.solve_contacts(&next, &mut lambda).expect("solves");
+        assert!(report.converged, "{report:?}");
+        let total: f64 = (0..4).map(|c| lambda[3 * c]).sum();
+        assert!(
+            (total - scale * G * DT).abs() < 1e-9,
+            "the face carries {scale} m g h: {total}"
+        );
+        let v = next.velocity(&lambda).expect("sizes");
+        assert!(v.amax() < 1e-9, "at rest: {v}");
+    }
+}
