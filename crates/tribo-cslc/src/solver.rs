@@ -24,24 +24,28 @@ const PARALLEL_MIN_SPHERES: usize = 2048;
 
 /// `f(i)` for every sphere `i < n`, in sphere order; in parallel for large lattices.
 fn map_spheres<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
-    let mut out = Vec::new();
-    map_spheres_into(n, f, &mut out);
-    out
+    if n >= PARALLEL_MIN_SPHERES {
+        (0..n).into_par_iter().map(f).collect()
+    } else {
+        (0..n).map(f).collect()
+    }
 }
 
-/// [`map_spheres`] into `out` (cleared first), reusing its storage: the per-step lists of a pad
-/// are kept between steps so that a step allocates none of them.
-fn map_spheres_into<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send, out: &mut Vec<T>) {
-    out.clear();
+/// `f(i, &mut items[i])` for every sphere `i < n` (`items` first resized to `n`, new entries
+/// `blank`); in parallel for large lattices. Each entry is updated in place: a step's
+/// [`Prepared`] list is rewritten field by field, not built elsewhere and moved in (a move copies
+/// the whole entry, stick terms included, for every sphere and step).
+fn update_spheres<T: Send + Clone>(items: &mut Vec<T>, n: usize, blank: T, f: impl Fn(usize, &mut T) + Sync + Send) {
+    items.resize(n, blank);
     if n >= PARALLEL_MIN_SPHERES {
-        out.par_extend((0..n).into_par_iter().map(f));
+        items.par_iter_mut().enumerate().for_each(|(i, item)| f(i, item));
     } else {
-        out.extend((0..n).map(f));
+        items.iter_mut().enumerate().for_each(|(i, item)| f(i, item));
     }
 }
 
 /// What a step knows of sphere `i` before its sweeps.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Prepared {
     /// Stick anchor: last displacement carried by the relative surface motion (§3.4).
     pub anchor: Vector3<f64>,
@@ -543,7 +547,7 @@ impl CslcPad {
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
         let mut prepared = std::mem::take(&mut self.prepared);
-        let prepare = |i: usize| {
+        let prepare = |i: usize, here: &mut Prepared| {
             let delta = self.displacement.get(i).copied().unwrap_or_default();
             let carried = match self
                 .contact_target
@@ -565,15 +569,13 @@ impl CslcPad {
             let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
             let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
             let slid = self.sliding.get(i).copied().unwrap_or(false);
-            Prepared {
-                anchor: carried,
-                jump,
-                surface,
-                stick: None,
-                stick_limit: if slid { input.dynamic_friction } else { input.friction },
-            }
+            here.anchor = carried;
+            here.jump = jump;
+            here.surface = surface;
+            here.stick = None;
+            here.stick_limit = if slid { input.dynamic_friction } else { input.friction };
         };
-        map_spheres_into(n, prepare, &mut prepared);
+        update_spheres(&mut prepared, n, Prepared::default(), prepare);
         let mut fast_impact_sphere = None;
         for (i, p) in prepared.iter().enumerate() {
             let jump = &p.jump;
