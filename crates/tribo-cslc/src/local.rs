@@ -168,10 +168,12 @@ fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64, current: f64, curr
 pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let k = p.stiffness;
     let b = p.neighbour_pull;
-    let free = p.compliance * b;
+    // The step without contact, `K⁻¹ b`: the answer of a free sphere, and of a touching one that
+    // separates or slides; a sticking sphere does not need it.
+    let free = || p.compliance * b;
     let Some((c, terms)) = p.contact else {
         return LocalStep {
-            delta: free,
+            delta: free(),
             residual: (b - k * p.delta).norm(),
             normal_force: 0.0,
         };
@@ -192,10 +194,8 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
         c.penetration,
         root,
     );
-    let mut new = free;
-    if fn_stick > 0.0 {
+    let new = if fn_stick > 0.0 {
         let sigma = sigma0 + fn_stick / kappa;
-        new = terms.anchor + m * sigma;
         // K δ − b at the stick solution: K t* + σ K m − b.
         let trial = terms.k_anchor + terms.k_normal * sigma - b;
         let trial_t = trial - m * m.dot(&trial);
@@ -203,6 +203,7 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
         if magnitude > p.stick_limit * fn_stick {
             // Slide: K δ = b + f (m + μ_d d), d the trial friction direction (return mapping):
             // δ(f) = K⁻¹ b + f w, w = K⁻¹ m + (μ_d/|t|) K⁻¹ t.
+            let free = free();
             let slide_w = terms.c_normal + p.compliance * trial_t * (p.slide_friction / magnitude);
             let fn_slide = hertz_equilibrium(
                 p.contact_coefficient,
@@ -211,13 +212,17 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
                 c.penetration,
                 root,
             );
-            new = if fn_slide > 0.0 {
+            if fn_slide > 0.0 {
                 free + slide_w * fn_slide
             } else {
                 free
-            };
+            }
+        } else {
+            terms.anchor + m * sigma
         }
-    }
+    } else {
+        free()
+    };
     // The Newton jacobian J = K + H m mᵀ applied to the step.
     let step = new - p.delta;
     LocalStep {

@@ -76,10 +76,7 @@ impl CslcPad {
                     if self.is_at_rest(prepared, &field, i) {
                         continue;
                     }
-                    let step = match self.free_sphere_step(prepared, &field, i) {
-                        Some(step) => step,
-                        None => self.sphere_step_keeping_terms(input, prepared, &field, i),
-                    };
+                    let step = self.ordered_sphere_step(input, prepared, &field, i);
                     unbalanced += step.residual;
                     load += step.normal_force;
                     let w = if step.normal_force > 0.0 { 1.0 } else { omega };

@@ -24,24 +24,28 @@ const PARALLEL_MIN_SPHERES: usize = 2048;
 
 /// `f(i)` for every sphere `i < n`, in sphere order; in parallel for large lattices.
 fn map_spheres<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
-    let mut out = Vec::new();
-    map_spheres_into(n, f, &mut out);
-    out
+    if n >= PARALLEL_MIN_SPHERES {
+        (0..n).into_par_iter().map(f).collect()
+    } else {
+        (0..n).map(f).collect()
+    }
 }
 
-/// [`map_spheres`] into `out` (cleared first), reusing its storage: the per-step lists of a pad
-/// are kept between steps so that a step allocates none of them.
-fn map_spheres_into<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send, out: &mut Vec<T>) {
-    out.clear();
+/// `f(i, &mut items[i])` for every sphere `i < n` (`items` first resized to `n`, new entries
+/// `blank`); in parallel for large lattices. Each entry is updated in place: a step's
+/// [`Prepared`] list is rewritten field by field, not built elsewhere and moved in (a move copies
+/// the whole entry, stick terms included, for every sphere and step).
+fn update_spheres<T: Send + Clone>(items: &mut Vec<T>, n: usize, blank: T, f: impl Fn(usize, &mut T) + Sync + Send) {
+    items.resize(n, blank);
     if n >= PARALLEL_MIN_SPHERES {
-        out.par_extend((0..n).into_par_iter().map(f));
+        items.par_iter_mut().enumerate().for_each(|(i, item)| f(i, item));
     } else {
-        out.extend((0..n).map(f));
+        items.iter_mut().enumerate().for_each(|(i, item)| f(i, item));
     }
 }
 
 /// What a step knows of sphere `i` before its sweeps.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Prepared {
     /// Stick anchor: last displacement carried by the relative surface motion (§3.4).
     pub anchor: Vector3<f64>,
@@ -50,7 +54,7 @@ pub(crate) struct Prepared {
     /// The nearest target's surface, linearised at the start of the step.
     pub surface: Option<Surface>,
     /// The stick terms of that surface's normal and the anchor (`local.rs`), once computed: only
-    /// a sphere that touches in the sweeps needs them (see [`CslcPad::sphere_step_keeping_terms`]).
+    /// a sphere that touches in the sweeps needs them (see [`CslcPad::ordered_sphere_step`]).
     pub stick: Option<StickTerms>,
     /// Stick limit `μ_lim` this step: `μ_d` if the sphere slid in the last step, else `μ_s`
     /// (`local.rs`).
@@ -294,6 +298,34 @@ impl CslcPad {
         })
     }
 
+    /// Contact of sphere `i` at `delta` on the true geometry of the target it was linearised
+    /// against (`surface`; none out of reach): [`Self::contact_among`] with that target's mask.
+    /// With at most 64 targets the mask holds that one target alone (a target from index 64 on
+    /// is queried whatever the mask), so it is queried directly, without the walk over the
+    /// others.
+    fn contact_on_surface(
+        &self,
+        frames: &[TargetFrame],
+        i: usize,
+        delta: &Vector3<f64>,
+        surface: Option<Surface>,
+    ) -> Option<Contact> {
+        let target = surface.map(|s| s.target);
+        if frames.len() > 64 || target.is_some_and(|t| t >= 64) {
+            let mask = target.map_or(0, |t| if t < 64 { 1u64 << t } else { ALL_TARGETS });
+            return self.contact_among(frames, i, delta, mask);
+        }
+        let target = target?;
+        let radius = self.lattice.spheres().get(i)?.radius;
+        let (distance, normal) = frames.get(target)?.distance_and_normal(&self.center(i, delta));
+        let penetration = radius - distance;
+        (penetration > 0.0).then_some(Contact {
+            target,
+            penetration,
+            normal,
+        })
+    }
+
     /// The nearest target at sphere `i`, as a [`Surface`], if within its radius plus
     /// [`REACH_RADII`] radii (a sphere moving farther within one step is a fast impact anyway).
     /// `mask` leaves out only targets provably beyond that reach (`reach.rs`).
@@ -333,37 +365,15 @@ impl CslcPad {
         self.local_step_of(input, here, contact, field, i, delta)
     }
 
-    /// The local step of sphere `i` when it touches nothing at its displacement in `field`
-    /// (`None` when it does): `δ = K⁻¹ b`, residual `|b − K δ_k|` (`local.rs`, the step without
-    /// contact). Kept small and inlined so that the sweeps run the spheres out of contact — most
-    /// of a pad under a small patch — back to back, and only call the full local problem for the
-    /// touching ones.
+    /// The local step of sphere `i` against `field` for sweeps that run in sphere order on one
+    /// thread (`local.rs`). A sphere that touches nothing at its displacement takes the step
+    /// without contact, `δ = K⁻¹ b`, residual `|b − K δ_k|`, inlined so that the sweeps run the
+    /// spheres out of contact — most of a pad under a small patch — back to back. A touching
+    /// sphere solves the full local problem; its stick terms are computed when it first touches in
+    /// the step and kept in `prepared[i]` (most spheres near a target never touch it, so most never
+    /// need them). The contact test at the current displacement is made once for both.
     #[inline(always)]
-    pub(crate) fn free_sphere_step(
-        &self,
-        prepared: &[Prepared],
-        field: &[Vector3<f64>],
-        i: usize,
-    ) -> Option<crate::local::LocalStep> {
-        let delta = *field.get(i)?;
-        let here = prepared.get(i)?;
-        if here.surface.is_some_and(|s| s.contact_at(&delta).is_some()) {
-            return None;
-        }
-        let (k, c) = (self.stiffness.get(i)?, self.compliance.get(i)?);
-        let b = self.neighbour_pull(i, field);
-        Some(crate::local::LocalStep {
-            delta: c * b,
-            residual: (b - k * delta).norm(),
-            normal_force: 0.0,
-        })
-    }
-
-    /// [`Self::sphere_step`] for sweeps that run in sphere order on one thread: the stick terms of
-    /// sphere `i` are computed when it first touches in the step and kept in `prepared[i]`. Most
-    /// spheres near a target never touch it, so most never need them.
-    #[inline]
-    pub(crate) fn sphere_step_keeping_terms(
+    pub(crate) fn ordered_sphere_step(
         &self,
         input: &StepInput,
         prepared: &mut [Prepared],
@@ -374,12 +384,22 @@ impl CslcPad {
         let Some(here) = prepared.get_mut(i) else {
             return self.local_step_of(input, None, None, field, i, delta);
         };
-        let touching = here.surface.and_then(|s| s.contact_at(&delta));
-        if touching.is_some() && here.stick.is_none() {
+        let Some(touching) = here.surface.and_then(|s| s.contact_at(&delta)) else {
+            if let (Some(k), Some(c)) = (self.stiffness.get(i), self.compliance.get(i)) {
+                let b = self.neighbour_pull(i, field);
+                return crate::local::LocalStep {
+                    delta: c * b,
+                    residual: (b - k * delta).norm(),
+                    normal_force: 0.0,
+                };
+            }
+            return self.local_step_of(input, Some(here), None, field, i, delta);
+        };
+        if here.stick.is_none() {
             here.stick = self.stick_terms(i, here);
         }
         let here = &*here;
-        let contact = touching.and_then(|c| Some((c, here.stick.as_ref()?)));
+        let contact = here.stick.as_ref().map(|terms| (touching, terms));
         self.local_step_of(input, Some(here), contact, field, i, delta)
     }
 
@@ -527,7 +547,7 @@ impl CslcPad {
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
         let mut prepared = std::mem::take(&mut self.prepared);
-        let prepare = |i: usize| {
+        let prepare = |i: usize, here: &mut Prepared| {
             let delta = self.displacement.get(i).copied().unwrap_or_default();
             let carried = match self
                 .contact_target
@@ -549,15 +569,13 @@ impl CslcPad {
             let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
             let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
             let slid = self.sliding.get(i).copied().unwrap_or(false);
-            Prepared {
-                anchor: carried,
-                jump,
-                surface,
-                stick: None,
-                stick_limit: if slid { input.dynamic_friction } else { input.friction },
-            }
+            here.anchor = carried;
+            here.jump = jump;
+            here.surface = surface;
+            here.stick = None;
+            here.stick_limit = if slid { input.dynamic_friction } else { input.friction };
         };
-        map_spheres_into(n, prepare, &mut prepared);
+        update_spheres(&mut prepared, n, Prepared::default(), prepare);
         let mut fast_impact_sphere = None;
         for (i, p) in prepared.iter().enumerate() {
             let jump = &p.jump;
@@ -686,10 +704,7 @@ impl CslcPad {
                 return (center, None, 0.0, Vector3::zeros(), area, radius, false);
             }
         }
-        // The true geometry of the target the sphere was linearised against (none out of reach).
-        let mask = surface.map_or(0, |s| if s.target < 64 { 1u64 << s.target } else { ALL_TARGETS });
-        let contact = self.contact_among(frames, i, &delta, mask);
-        let Some(c) = contact else {
+        let Some(c) = self.contact_on_surface(frames, i, &delta, surface) else {
             return (center, None, 0.0, Vector3::zeros(), area, radius, false);
         };
         let force_normal = crate::assemble::normal_force(self.params.contact_stiffness * area, c.penetration);
