@@ -14,8 +14,8 @@ What it does:
 4. runs every (scene, engine) measurement once per round, each in a fresh process, the order of
    the measurements rotated by one every round; tribo's engines and raw rapier through
    `tribo-bench time`, MuJoCo through bench/mujoco_time.py; RAYON_NUM_THREADS=1 and
-   OPENBLAS_NUM_THREADS=1 (one thread
-   everywhere, as MuJoCo steps);
+   OPENBLAS_NUM_THREADS=1 (one thread everywhere, as MuJoCo steps); a short scene's measurement
+   is the median of SHORT_SCENE_RUNS runs in that process, each from a fresh build;
 5. prints one markdown report: machine, date, load average before and after, the ratio table
    (medians of per-round ratios) and the N-box scaling tables; writes it with the raw per-round
    numbers to bench/out/ (git-ignored).
@@ -44,19 +44,28 @@ PILE_SIZES = [50, 100, 200, 500, 1000]
 PILE_ENGINES = ["mujoco", "raw-rapier", "pgs", "rapier"]
 
 
+# Runs per measurement of the short scenes (tens of milliseconds of CPU each): every run from a
+# freshly built engine in the same process, each phase the median of the runs
+# (`tribo-bench time --repeat`, `mujoco_time.py ... REPEAT`), so that one measurement carries less
+# of the machine's noise. Longer scenes run once per measurement.
+SHORT_SCENE_RUNS = 5
+
+
 def scenes(quick):
-    """(name, project, phases, engines) of every measurement; phases are step ranges from 1."""
+    """(name, project, phases, engines, runs) of every measurement; phases are step ranges from
+    1, runs the repetitions within one measurement."""
     pile_phases = "1-100,101-300" if quick else "1-200,201-1000"
     walk = "1-1500" if quick else "1-6700"
     walker = "1-1000" if quick else "1-3800"
+    short = 1 if quick else SHORT_SCENE_RUNS
     out = [
-        ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"]),
-        ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"]),
-        ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["pgs", "cslc"]),
-        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"]),
+        ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"], short),
+        ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], 1),
+        ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["pgs", "cslc"], short),
+        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"], 1),
     ]
     for n in PILE_SIZES:
-        out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES))
+        out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else 1))
     return out
 
 
@@ -114,12 +123,13 @@ def git_commit():
     return r.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def measure(driver, python, descriptions, scene, project, phases, engine, env):
-    """{phase: CPU seconds per step} of one run in a fresh process."""
+def measure(driver, python, descriptions, scene, project, phases, engine, runs, env):
+    """{phase: CPU seconds per step} of one measurement in a fresh process (the median of `runs`
+    runs)."""
     if engine == "mujoco":
-        cmd = [str(python), str(HERE / "mujoco_time.py"), str(descriptions[scene]), phases]
+        cmd = [str(python), str(HERE / "mujoco_time.py"), str(descriptions[scene]), phases, str(runs)]
     else:
-        cmd = [str(driver), "time", str(project), "--engine", engine, "--phases", phases]
+        cmd = [str(driver), "time", str(project), "--engine", engine, "--phases", phases, "--repeat", str(runs)]
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         print(f"{scene} on {engine} failed: {r.stderr.strip()}", file=sys.stderr)
@@ -145,12 +155,12 @@ def main():
     jobs = []
     with tempfile.TemporaryDirectory() as tmp:
         descriptions = {}
-        for name, project, phases, engines in scenes(args.quick):
+        for name, project, phases, engines, runs in scenes(args.quick):
             if "mujoco" in engines:
                 path = pathlib.Path(tmp) / f"{name}.json"
                 path.write_text(subprocess.run([str(driver), "describe", str(project)], cwd=ROOT, check=True, capture_output=True, text=True).stdout)
                 descriptions[name] = path
-            jobs += [(name, project, phases, engine) for engine in engines]
+            jobs += [(name, project, phases, engine, runs) for engine in engines]
 
         started = datetime.datetime.now(datetime.timezone.utc)
         load_before = loadavg()
@@ -161,8 +171,8 @@ def main():
             shift = (r * len(jobs)) // rounds
             order = jobs[shift:] + jobs[:shift]
             round_results = {}
-            for name, project, phases, engine in order:
-                round_results[(name, engine)] = measure(driver, python, descriptions, name, project, phases, engine, env) or {}
+            for name, project, phases, engine, runs in order:
+                round_results[(name, engine)] = measure(driver, python, descriptions, name, project, phases, engine, runs, env) or {}
             results.append(round_results)
             loads.append(loadavg())
             print(f"round {r + 1}/{rounds} done, load average {loads[-1]}", file=sys.stderr)
@@ -176,7 +186,7 @@ def main():
             f"Load average (1, 5, 15 min) before: {load_before}; after each round: {'; '.join(loads)}; after: {load_after}.",
             f"Code: {git_commit()}; MuJoCo {mujoco_version} (PyPI); {rounds} interleaved round(s){' (--quick)' if args.quick else ''}, {elapsed:.0f} s.",
             "",
-            "Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios.",
+            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement, each from a fresh build, and each measurement is the median of its runs.",
             "",
             tables.anchor_table(results, anchor_rows(args.quick)),
             "",

@@ -1,10 +1,13 @@
-"""Time a scene in MuJoCo: `python mujoco_time.py DESCRIPTION.json PHASES` prints JSON like
-`tribo-bench time` (CPU time of the stepping loop per step range, from 1).
+"""Time a scene in MuJoCo: `python mujoco_time.py DESCRIPTION.json PHASES [REPEAT]` prints JSON
+like `tribo-bench time` (CPU time of the stepping loop per step range, from 1). With REPEAT > 1
+the whole run is made REPEAT times, each from a copy of the built initial state (the model built once, untimed), and
+each phase reports the median of its runs' CPU times, as `tribo-bench time --repeat` does.
 
 Run inside the bench venv (bench/anchors.py does). Steps with constant controls run as one
 `mj_step(..., nstep=N)` call; a joint pattern sets the controls before every step from Python.
 """
 
+import copy
 import json
 import os
 import sys
@@ -44,26 +47,48 @@ def single_threaded():
         sys.exit(f"mujoco_time.py: {len(os.listdir(tasks))} threads in this process; set OPENBLAS_NUM_THREADS=1 so that CPU time is the stepping thread's")
 
 
+def time_phases(model, initial, schedule, phases):
+    """CPU time of each phase of one run from a copy of the initial state `initial`, and the
+    state at the end."""
+    data = copy.copy(initial)
+    times = []
+    step = 1
+    for first, last in phases:
+        if first > step:
+            run(model, data, schedule, step, first - 1)
+        start = time.process_time()
+        run(model, data, schedule, first, last)
+        times.append(time.process_time() - start)
+        step = last + 1
+    return times, data
+
+
+def median(values):
+    s = sorted(values)
+    return 0.5 * (s[(len(s) - 1) // 2] + s[len(s) // 2])
+
+
 def main():
     desc_path, phases_text = sys.argv[1], sys.argv[2]
+    repeat = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     single_threaded()
     with open(desc_path) as f:
         desc = json.load(f)
     build_start = time.process_time()
     model, data, schedule = mujoco_scenes.build(desc)
     build = time.process_time() - build_start
+    phases = parse_phases(phases_text)
+    runs = []
+    for _ in range(max(1, repeat)):
+        times, end = time_phases(model, data, schedule, phases)
+        runs.append(times)
     out = []
-    step = 1
-    for first, last in parse_phases(phases_text):
-        if first > step:
-            run(model, data, schedule, step, first - 1)
-        start = time.process_time()
-        run(model, data, schedule, first, last)
-        cpu = time.process_time() - start
-        step = last + 1
-        out.append({"steps": f"{first}-{last}", "count": last - first + 1, "cpu_s": cpu, "per_step_s": cpu / (last - first + 1)})
+    for k, (first, last) in enumerate(phases):
+        cpu_runs = [r[k] for r in runs]
+        cpu = median(cpu_runs)
+        out.append({"steps": f"{first}-{last}", "count": last - first + 1, "cpu_s": cpu, "per_step_s": cpu / (last - first + 1), "cpu_s_runs": cpu_runs})
     free = [model.jnt_qposadr[j] for j in range(model.njnt) if model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE]
-    top = max(data.qpos[a + 2] for a in free) if free else None
+    top = max(end.qpos[a + 2] for a in free) if free else None
     print(
         json.dumps(
             {
@@ -71,9 +96,10 @@ def main():
                 "engine": "mujoco",
                 "mujoco": mujoco.__version__,
                 "time_step": model.opt.timestep,
+                "repeat": len(runs),
                 "build_cpu_s": build,
                 "phases": out,
-                "contacts_at_end": int(data.ncon),
+                "contacts_at_end": int(end.ncon),
                 "top_height_at_end": top,
             }
         )

@@ -16,6 +16,11 @@
 //! each stage the engine's step reports (`StepReport::stages`) summed over every step — where a
 //! step's time goes, not a measurement to quote (the stage clocks are off otherwise: their reads
 //! cost a few per cent of a small step).
+//!
+//! `--repeat N` runs the whole measurement N times in the same process, each from a freshly built
+//! engine (the build untimed), and reports each phase's median CPU time over the N runs with every
+//! run's time beside it. A short scene (SR1 standing: ~25 ms of CPU) then carries less of the
+//! machine's noise in one measurement; `bench/mujoco_time.py` repeats MuJoCo's runs the same way.
 
 mod cpu;
 mod describe;
@@ -32,7 +37,7 @@ use clap::{Parser, Subcommand};
 use serde_json::json;
 
 use crate::error::BenchError;
-use crate::phases::{parse_phases, time_phases, Stepper};
+use crate::phases::{parse_phases, time_phases, Phase, Stepper};
 
 /// The name `time --engine` takes for raw rapier.
 const RAW_RAPIER: &str = "raw-rapier";
@@ -67,6 +72,10 @@ enum Command {
         /// phases' CPU time.
         #[arg(long)]
         stages: bool,
+        /// Runs of the whole measurement, each from a freshly built engine; each phase reports
+        /// the median of its runs' CPU times.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        repeat: u32,
     },
     /// Print the project's scene as JSON (bodies, contact coefficients, joint patterns).
     Describe {
@@ -84,7 +93,8 @@ fn main() -> ExitCode {
             phases,
             share,
             stages,
-        } => time(&project, &engine, phases.as_deref(), share, stages),
+            repeat,
+        } => time(&project, &engine, phases.as_deref(), share, stages, repeat),
         Command::Describe { project, share } => describe(&project, share),
     };
     match result {
@@ -104,12 +114,68 @@ fn planned_steps(project: &tribo_scene::Project) -> Result<u64, BenchError> {
         .map_err(|e| BenchError::Project(format!("{}: {e}", project.path.display())))
 }
 
+/// One measurement: the build's CPU time, each phase's, and the state at the end.
+struct Run {
+    build: std::time::Duration,
+    /// CPU time of each phase.
+    times: Vec<std::time::Duration>,
+    contacts: usize,
+    top: f64,
+    iterations: Option<u64>,
+    stages: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Builds the engine (timed apart) and steps it through `phases`.
+fn run_once(project: &tribo_scene::Project, engine: &str, phases: &[Phase], stages: bool) -> Result<Run, BenchError> {
+    let build_start = cpu::process_time();
+    if engine == RAW_RAPIER {
+        let mut sim = raw::RawRapier::new(project)?;
+        let build = cpu::process_time().saturating_sub(build_start);
+        let times = time_phases(&mut sim as &mut dyn Stepper, phases)?;
+        return Ok(Run {
+            build,
+            times,
+            contacts: sim.contacts(),
+            top: sim.top_height(),
+            iterations: None,
+            stages: None,
+        });
+    }
+    let mut sim = tribo_stepper::TriboStepper::new(project.clone(), engine, stages)?;
+    let build = cpu::process_time().saturating_sub(build_start);
+    let times = time_phases(&mut sim as &mut dyn Stepper, phases)?;
+    let stages = sim
+        .stages
+        .iter()
+        .map(|(stage, time)| (stage.to_string(), json!(time.as_secs_f64())))
+        .collect();
+    Ok(Run {
+        build,
+        times,
+        contacts: sim.contacts,
+        top: sim.top_height(),
+        iterations: Some(sim.iterations),
+        stages: Some(stages),
+    })
+}
+
+/// The median of `values` (the mean of the middle two for an even count; NaN for none).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match (values.get(n.saturating_sub(1) / 2), values.get(n / 2)) {
+        (Some(lower), Some(upper)) => 0.5 * (lower + upper),
+        _ => f64::NAN,
+    }
+}
+
 fn time(
     path: &std::path::Path,
     engine: &str,
     phases: Option<&str>,
     share: Option<PathBuf>,
     stages: bool,
+    repeat: u32,
 ) -> Result<String, BenchError> {
     let project = project::load(path, share)?;
     let steps = planned_steps(&project)?;
@@ -121,45 +187,43 @@ fn time(
             last.last
         )));
     }
-    let build_start = cpu::process_time();
-    let (build, times, contacts, top, iterations, stages) = if engine == RAW_RAPIER {
-        let mut sim = raw::RawRapier::new(&project)?;
-        let build = cpu::process_time().saturating_sub(build_start);
-        let times = time_phases(&mut sim as &mut dyn Stepper, &phases)?;
-        (build, times, sim.contacts(), sim.top_height(), None, None)
-    } else {
-        let mut sim = tribo_stepper::TriboStepper::new(project.clone(), engine, stages)?;
-        let build = cpu::process_time().saturating_sub(build_start);
-        let times = time_phases(&mut sim as &mut dyn Stepper, &phases)?;
-        let stages: serde_json::Map<String, serde_json::Value> = sim
-            .stages
-            .iter()
-            .map(|(stage, time)| (stage.to_string(), json!(time.as_secs_f64())))
-            .collect();
-        (
-            build,
-            times,
-            sim.contacts,
-            sim.top_height(),
-            Some(sim.iterations),
-            Some(stages),
-        )
-    };
+    let mut runs = Vec::with_capacity(repeat as usize);
+    for _ in 0..repeat.max(1) {
+        runs.push(run_once(&project, engine, &phases, stages)?);
+    }
+    let phase_json = phases
+        .iter()
+        .enumerate()
+        .map(|(k, phase)| {
+            let mut cpu: Vec<f64> = runs
+                .iter()
+                .filter_map(|r| r.times.get(k))
+                .map(|t| t.as_secs_f64())
+                .collect();
+            let all = cpu.clone();
+            let cpu_s = median(&mut cpu);
+            json!({
+                "steps": phase.to_string(),
+                "count": phase.steps(),
+                "cpu_s": cpu_s,
+                "per_step_s": cpu_s / phase.steps() as f64,
+                "cpu_s_runs": all,
+            })
+        })
+        .collect::<Vec<_>>();
+    let mut builds: Vec<f64> = runs.iter().map(|r| r.build.as_secs_f64()).collect();
+    let last = runs.last().ok_or_else(|| BenchError::Project("no run".to_string()))?;
     let out = json!({
         "project": path.display().to_string(),
         "engine": engine,
         "time_step": project.simulation.time_step,
-        "build_cpu_s": build.as_secs_f64(),
-        "phases": times.iter().map(|t| json!({
-            "steps": t.phase.to_string(),
-            "count": t.phase.steps(),
-            "cpu_s": t.cpu.as_secs_f64(),
-            "per_step_s": t.cpu.as_secs_f64() / t.phase.steps() as f64,
-        })).collect::<Vec<_>>(),
-        "contacts_at_end": contacts,
-        "top_height_at_end": top,
-        "solver_iterations": iterations,
-        "stage_wall_s": stages,
+        "repeat": runs.len(),
+        "build_cpu_s": median(&mut builds),
+        "phases": phase_json,
+        "contacts_at_end": last.contacts,
+        "top_height_at_end": last.top,
+        "solver_iterations": last.iterations,
+        "stage_wall_s": last.stages,
     });
     Ok(out.to_string())
 }
@@ -168,4 +232,17 @@ fn describe(path: &std::path::Path, share: Option<PathBuf>) -> Result<String, Be
     let project = project::load(path, share)?;
     let steps = planned_steps(&project)?;
     Ok(describe::describe(&project, steps).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn the_median_is_the_middle_run_or_the_mean_of_the_middle_two() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut [5.0]), 5.0);
+        assert!(median(&mut []).is_nan());
+    }
 }

@@ -61,13 +61,6 @@ pub fn parse_phases(text: &str) -> Result<Vec<Phase>, BenchError> {
     Ok(phases)
 }
 
-/// What one phase cost.
-#[derive(Debug, Clone, Copy)]
-pub struct PhaseTime {
-    pub phase: Phase,
-    pub cpu: Duration,
-}
-
 /// Something that advances a simulation by one step.
 pub trait Stepper {
     /// Step `step` (counted from 1).
@@ -75,8 +68,8 @@ pub trait Stepper {
 }
 
 /// Step `sim` from step 1 to the last phase's last step, reading the process CPU time at each
-/// phase's start and end only.
-pub fn time_phases(sim: &mut dyn Stepper, phases: &[Phase]) -> Result<Vec<PhaseTime>, BenchError> {
+/// phase's start and end only; returns each phase's CPU time.
+pub fn time_phases(sim: &mut dyn Stepper, phases: &[Phase]) -> Result<Vec<Duration>, BenchError> {
     let mut times = Vec::with_capacity(phases.len());
     let mut next = 1;
     for &phase in phases {
@@ -89,10 +82,7 @@ pub fn time_phases(sim: &mut dyn Stepper, phases: &[Phase]) -> Result<Vec<PhaseT
             sim.step(next)?;
             next += 1;
         }
-        times.push(PhaseTime {
-            phase,
-            cpu: process_time().saturating_sub(start),
-        });
+        times.push(process_time().saturating_sub(start));
     }
     Ok(times)
 }
