@@ -1,9 +1,14 @@
 //! From a solved patch to the host: the lattice forces become a few compliant points (one per
-//! pad quadrant and touched link) that the `pgs` step solves implicitly, plus a pure torque per
-//! link pair that makes the applied wrench exactly the lattice's (`docs/design/lattice-model.md` §5).
+//! pad quadrant and touched link, or one per touched link) that the `pgs` step solves implicitly,
+//! plus a pure torque per link pair that makes the applied wrench exactly the lattice's
+//! (`docs/design/lattice-model.md` §5).
 //!
 //! **Regions.** The touching spheres of a pad are grouped by touched link and by quadrant of
-//! their rest position in the pad frame (sign of x, y). A region `R` becomes one point at its
+//! their rest position in the pad frame (sign of x, y). The loaded quadrants of a touched link are
+//! merged into one region when the patch's rotational stiffness may act explicitly, through the
+//! residual torque below (`explicit_rotation.rs`: the rotational mode's `ωh ≤ 0.2`); the
+//! approaching spheres of unloaded quadrants keep their own anticipated points. A region `R`
+//! becomes one point at its
 //! normal-force-weighted centre `p_R = Σ f_n,i q_i / Σ f_n,i` with
 //! - force on the pad `F_R = Σ_{i∈R} f_i` (contact plus friction of its spheres),
 //! - normal `n_R` = direction of `Σ f_n,i m_i` (target normal, from the touched link to the pad),
@@ -31,6 +36,7 @@ use tribo_engine::LinkRef;
 
 use crate::per_sphere::{common_length, distinct_links};
 
+use crate::explicit_rotation::{one_point_suffices, TurnBounds};
 use crate::restitution::{equivalent_stiffness, explicitly_stable, normal_split};
 
 /// Regions and residual torques of one pad's patch.
@@ -63,6 +69,9 @@ pub struct PadCoupling<'a> {
     /// Reduced mass of the touched link and the pad link at a world point along a unit normal,
     /// kg (`inertia.rs`; infinite when neither can move).
     pub reduced_mass: ReducedMass<'a>,
+    /// Bounds of the links' rotational inertia, for the choice of one point or four
+    /// (`explicit_rotation.rs`).
+    pub turn_bounds: &'a TurnBounds,
 }
 
 /// Reduced mass (kg) of a touched link and the pad link at a world point along a unit normal.
@@ -82,8 +91,33 @@ struct Region {
     /// Elastic energy of the region's spheres: `Σ (½ f_n w + (2/5) f_n φ)` (`restitution.rs`), J.
     energy: f64,
     moment: Vector3<f64>,
+    /// The region's rotational stiffness bound as moments of its spheres' stiffness bounds.
+    turn: TurnMoments,
     /// Spheres within reach but not touching (anticipated contact).
     near: Near,
+}
+
+/// `Σ k_i`, `Σ k_i r_i` and `Σ k_i |r_i|²` of spheres with stiffness bounds `k_i` at `r_i` (world
+/// centres relative to the pad origin): the bound `Σ k_i |r_i − c|²` about any point `c`
+/// (`explicit_rotation.rs`).
+#[derive(Default, Clone, Copy)]
+struct TurnMoments {
+    zeroth: f64,
+    first: Vector3<f64>,
+    second: f64,
+}
+
+impl TurnMoments {
+    fn add(&mut self, k: f64, r: &Vector3<f64>) {
+        self.zeroth += k;
+        self.first += r * k;
+        self.second += k * r.norm_squared();
+    }
+
+    /// `Σ k_i |r_i − c|²`, never below 0.
+    fn about(&self, c: &Vector3<f64>) -> f64 {
+        (self.second - 2.0 * c.dot(&self.first) + self.zeroth * c.norm_squared()).max(0.0)
+    }
 }
 
 /// The approaching spheres of a region without contact: the closest one's gap and where it is.
@@ -238,6 +272,12 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         region.weighted_friction += fn_i * frictions[i];
         region.energy += fn_i * (0.5 * w.max(0.0) + 0.4 * phi.max(0.0));
         region.moment += (q - pad.origin).cross(f);
+        // The sphere's stiffness bound (`explicit_rotation.rs`): normal and tangential anchor,
+        // lateral springs to fixed neighbours.
+        let lateral = pad.lateral_spring * pad.lattice.neighbours(i).len() as f64;
+        region
+            .turn
+            .add((1.0 + pad.tangential_ratio) * anchor + 2.0 * lateral, &(q - pad.origin));
     }
     let mut points = Vec::new();
     let mut residual_torques = Vec::new();
@@ -245,17 +285,26 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         let mut residual = Vector3::zeros();
         // The patch on this link: the mode the restitution damps (`restitution.rs`).
         let (mut regions_stiffness, mut force, mut energy) = (0.0, 0.0, 0.0);
-        for r in quadrants
-            .iter()
-            .filter(|r| r.normal_force > 0.0 && r.normal_stiffness > 0.0)
-        {
+        for r in quadrants.iter().filter(|r| carries_load(r)) {
             regions_stiffness += r.normal_stiffness;
             force += r.normal_force;
             energy += r.energy;
         }
         let patch_stiffness = equivalent_stiffness(force, energy);
-        for r in quadrants {
-            if r.normal_force <= 0.0 || r.normal_stiffness <= 0.0 {
+        let merged = one_region(pad, *link, quadrants);
+        let regions: &[Region] = match &merged {
+            Some(whole) => std::slice::from_ref(whole),
+            None => quadrants,
+        };
+        if merged.is_some() {
+            // The approaching spheres of quadrants without load keep their anticipated points.
+            for r in quadrants.iter().filter(|r| !carries_load(r)) {
+                residual += r.moment;
+                points.extend(anticipated(pad, *link, &r.near));
+            }
+        }
+        for r in regions {
+            if !carries_load(r) {
                 residual += r.moment;
                 points.extend(anticipated(pad, *link, &r.near));
                 continue;
@@ -292,4 +341,36 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         points,
         residual_torques,
     }
+}
+
+/// A region that becomes a loaded host point.
+fn carries_load(r: &Region) -> bool {
+    r.normal_force > 0.0 && r.normal_stiffness > 0.0
+}
+
+/// The loaded quadrants of one touched link as one region, when the patch's rotational mode may
+/// act explicitly (`explicit_rotation.rs`); `None` when the four quadrant points are needed (or
+/// fewer than two quadrants carry load, where there is nothing to merge).
+fn one_region(pad: &PadCoupling, link: LinkRef, quadrants: &[Region]) -> Option<Region> {
+    let loaded: Vec<&Region> = quadrants.iter().filter(|r| carries_load(r)).collect();
+    if loaded.len() < 2 {
+        return None;
+    }
+    let mut whole = Region::default();
+    for r in &loaded {
+        whole.force += r.force;
+        whole.normal += r.normal;
+        whole.weighted_point += r.weighted_point;
+        whole.normal_force += r.normal_force;
+        whole.normal_stiffness += r.normal_stiffness;
+        whole.tangential_stiffness += r.tangential_stiffness;
+        whole.area += r.area;
+        whole.weighted_friction += r.weighted_friction;
+        whole.energy += r.energy;
+        whole.moment += r.moment;
+    }
+    let center = whole.weighted_point / whole.normal_force - pad.origin.coords;
+    let stiffness: f64 = loaded.iter().map(|r| r.turn.about(&center)).sum();
+    let inverse_inertia = pad.turn_bounds.of(link) + pad.turn_bounds.of(pad.pad_link);
+    one_point_suffices(stiffness, inverse_inertia, pad.dt).then_some(whole)
 }

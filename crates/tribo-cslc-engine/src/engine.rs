@@ -11,6 +11,7 @@ use tribo_engine::{
 };
 
 use crate::coupling::{couple, PadCoupling};
+use crate::explicit_rotation::TurnBounds;
 use crate::inertia::Inertias;
 use crate::pads::{build_pads, Pad, PadError};
 use crate::records::patch_record;
@@ -25,6 +26,8 @@ pub(crate) struct CslcEngine {
     scene: Arc<Scene>,
     host: Box<dyn ContactHost>,
     pads: Vec<Pad>,
+    /// Bounds of every link's rotational inertia (`explicit_rotation.rs`), fixed for the scene.
+    turn_bounds: TurnBounds,
     contacts: Vec<ContactRecord>,
     /// Whether steps time their stages (`Engine::set_stage_timing`; the host's too).
     time_stages: bool,
@@ -66,6 +69,7 @@ impl CslcEngine {
             scene: Arc::clone(scene),
             host,
             pads,
+            turn_bounds: TurnBounds::new(scene),
             contacts: Vec::new(),
             time_stages: false,
         })
@@ -163,6 +167,7 @@ impl Engine for CslcEngine {
                     damping_ratio: damping_ratio(restitution),
                     dt,
                     reduced_mass: &reduced_mass,
+                    turn_bounds: &self.turn_bounds,
                 },
                 &patch,
                 &target_links,

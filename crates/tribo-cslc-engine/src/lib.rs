@@ -72,6 +72,7 @@
 
 mod coupling;
 mod engine;
+mod explicit_rotation;
 mod inertia;
 mod pads;
 mod params;
