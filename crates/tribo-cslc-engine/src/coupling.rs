@@ -374,3 +374,75 @@ fn one_region(pad: &PadCoupling, link: LinkRef, quadrants: &[Region]) -> Option<
     let inverse_inertia = pad.turn_bounds.of(link) + pad.turn_bounds.of(pad.pad_link);
     one_point_suffices(stiffness, inverse_inertia, pad.dt).then_some(whole)
 }
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Point3, Vector3};
+    use tribo_cslc::PadGeometry;
+    use tribo_engine::LinkRef;
+
+    use super::{one_region, PadCoupling, Region};
+    use crate::explicit_rotation::TurnBounds;
+
+    /// Four loaded quadrants, each with a stiffness bound of 1000 N/m at 2 mm from the patch
+    /// centre, between an immovable link (the ground of `box_above_ground`: 1/I = 0) and a free
+    /// box (1/I = 1/λ_min of its inertia): k_rot ≤ 4 · 1000 · (2 mm)² = 0.016 N·m/rad and
+    /// ω = √(k_rot / I). Just below ωh = 0.2 they become one region carrying the quadrants' sums,
+    /// at its centre; just above, they stay four; a single loaded quadrant has nothing to merge.
+    #[test]
+    fn loaded_quadrants_merge_only_while_the_rotational_mode_is_slow() {
+        let scene = tribo_testkit::box_above_ground(0.0, 0.5);
+        let lattice = PadGeometry::flat(4, 4, 0.002).build().expect("a lattice");
+        let bounds = TurnBounds::new(&scene);
+        let (ground, object) = (LinkRef { body: 0, link: 0 }, LinkRef { body: 1, link: 0 });
+        let no_mass = |_: LinkRef, _: &Vector3<f64>, _: &Vector3<f64>| f64::INFINITY;
+        let pad = |dt: f64| PadCoupling {
+            pad_link: ground,
+            lattice: &lattice,
+            cells: &[],
+            anchor_stiffness: 2e8,
+            lateral_spring: 0.0,
+            tangential_ratio: 0.5,
+            damping: 0.0,
+            friction: 0.5,
+            origin: Point3::origin(),
+            damping_ratio: 1.0,
+            dt,
+            reduced_mass: &no_mass,
+            turn_bounds: &bounds,
+        };
+        let arm = 0.002 / 2f64.sqrt();
+        let quadrants: Vec<Region> = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+            .iter()
+            .map(|&(x, y)| {
+                let r = Vector3::new(x, y, 0.0) * arm;
+                let mut region = Region {
+                    force: Vector3::new(0.0, 0.1, 0.25),
+                    normal: Vector3::z() * 0.25,
+                    weighted_point: r * 0.25,
+                    normal_force: 0.25,
+                    normal_stiffness: 500.0,
+                    tangential_stiffness: 250.0,
+                    area: 4e-6,
+                    weighted_friction: 0.125,
+                    ..Region::default()
+                };
+                region.turn.add(1000.0, &r);
+                region
+            })
+            .collect();
+        let inverse_inertia = bounds.of(object);
+        assert!(inverse_inertia > 0.0 && inverse_inertia.is_finite());
+        assert_eq!(bounds.of(ground), 0.0);
+        let k_rot = 4.0 * 1000.0 * 0.002 * 0.002;
+        let omega = (k_rot * inverse_inertia).sqrt();
+        let merged = one_region(&pad(0.199 / omega), object, &quadrants).expect("one region at ωh = 0.199");
+        assert!((merged.normal_force - 1.0).abs() < 1e-15);
+        assert!((merged.normal_stiffness - 2000.0).abs() < 1e-12);
+        assert!((merged.tangential_stiffness - 1000.0).abs() < 1e-12);
+        assert!((merged.force - Vector3::new(0.0, 0.4, 1.0)).norm() < 1e-15);
+        assert!((merged.weighted_point / merged.normal_force).norm() < 1e-15);
+        assert!(one_region(&pad(0.201 / omega), object, &quadrants).is_none());
+        assert!(one_region(&pad(1e-9), object, &quadrants[..1]).is_none());
+    }
+}
