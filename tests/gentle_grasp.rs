@@ -190,7 +190,7 @@ fn cslc_holds_from_the_analytic_squeeze_threshold() {
 }
 
 /// The same sweep on the rapier host (measured: the same thresholds as `cslc` for every pad and
-/// object, 1.015 / 1.020 / 1.030 / 1.020 for flat sphere / flat box / dome sphere / dome box).
+/// object, 1.015 / 1.020 / 1.025 / 1.020 for flat sphere / flat box / dome sphere / dome box).
 #[test]
 fn cslc_rapier_holds_from_the_analytic_squeeze_threshold() {
     assert_threshold("cslc-rapier", "flat", "sphere");
