@@ -74,15 +74,22 @@ impl CslcPad {
         // A sphere's final state reads only the solved field, never the sliding and contact
         // flags the loop updates, so each is computed where it is used.
         for i in 0..n {
-            let (center, contact, force_normal, friction, area, radius, sliding) =
-                self.final_state(input, frames, prepared, i);
+            let delta = self.displacements().get(i).copied().unwrap_or_default();
+            let (area, radius) = self
+                .lattice()
+                .spheres()
+                .get(i)
+                .map_or((0.0, 0.0), |s| (s.area, s.radius));
+            let center = self.center(i, &delta);
             let world_center = pose * center;
             sphere_centers.push(world_center);
-            self.set_sliding(i, sliding);
-            let Some(c) = contact else {
+            let Some(c) = self.final_contact(frames, prepared, i, &delta, &center, radius) else {
+                self.set_sliding(i, false);
                 self.set_contact_state(i, None, 0.0);
                 continue;
             };
+            let (force_normal, friction, sliding) = self.contact_forces(input, prepared, i, &c, &delta, area);
+            self.set_sliding(i, sliding);
             if let Some(v) = sphere_friction.get_mut(i) {
                 *v = if sliding {
                     input.dynamic_friction

@@ -73,10 +73,9 @@ impl CslcPad {
                 // Spheres of one colour are not neighbours: updating them in place, one after
                 // the other, equals updating them all from the same field.
                 for &i in class {
-                    if self.is_at_rest(prepared, &field, i) {
+                    let Some(step) = self.ordered_visit(input, prepared, &field, i) else {
                         continue;
-                    }
-                    let step = self.ordered_sphere_step(input, prepared, &field, i);
+                    };
                     unbalanced += step.residual;
                     load += step.normal_force;
                     let w = if step.normal_force > 0.0 { 1.0 } else { omega };

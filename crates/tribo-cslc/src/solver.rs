@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::frames::{target_frames, TargetFrame};
 use crate::geometry::{CslcError, Lattice};
-use crate::local::{local_compliance, local_step, local_stiffness, Contact, LocalProblem, StickTerms};
+use crate::local::{local_compliance, local_step, local_stiffness, mul3, Contact, LocalProblem, StickTerms};
 use crate::params::{Acceleration, CslcParams};
 use crate::reach::{Clusters, ALL_TARGETS};
 use crate::result::{PatchLists, PatchResult};
@@ -54,7 +54,7 @@ pub(crate) struct Prepared {
     /// The nearest target's surface, linearised at the start of the step.
     pub surface: Option<Surface>,
     /// The stick terms of that surface's normal and the anchor (`local.rs`), once computed: only
-    /// a sphere that touches in the sweeps needs them (see [`CslcPad::ordered_sphere_step`]).
+    /// a sphere that touches in the sweeps needs them (see [`CslcPad::ordered_visit`]).
     pub stick: Option<StickTerms>,
     /// Stick limit `μ_lim` this step: `μ_d` if the sphere slid in the last step, else `μ_s`
     /// (`local.rs`).
@@ -112,6 +112,10 @@ const REACH_RADII: f64 = 2.0;
 /// Relative margin of the tangent-plane contact test (`out_of_contact`), per metre of the lengths
 /// involved: f64 rounding of a distance query is a few 1e-16 of them.
 const CONVEX_MARGIN: f64 = 1e-9;
+
+/// The stiffness and compliance of a sphere index out of range (which the sweeps never visit):
+/// a constant, so the lookups' fallback costs nothing per visit.
+const IDENTITY: Matrix3<f64> = Matrix3::new(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
 
 /// Chebyshev restarts after which a step finishes with damped Jacobi sweeps.
 const MAX_CHEBYSHEV_RESTARTS: usize = 8;
@@ -256,7 +260,7 @@ impl CslcPad {
         self.sliding.iter_mut().for_each(|s| *s = false);
     }
 
-    fn center(&self, i: usize, delta: &Vector3<f64>) -> Point3<f64> {
+    pub(crate) fn center(&self, i: usize, delta: &Vector3<f64>) -> Point3<f64> {
         self.lattice
             .spheres()
             .get(i)
@@ -340,6 +344,8 @@ impl CslcPad {
         })
     }
 
+    /// `b = K_ℓ Σ_j δ_j` over the neighbours `j` of sphere `i` (§3.2), summed in the lattice's
+    /// order from zero.
     fn neighbour_pull(&self, i: usize, field: &[Vector3<f64>]) -> Vector3<f64> {
         let mut sum = Vector3::zeros();
         for d in self.lattice.neighbours(i).iter().filter_map(|&j| field.get(j)) {
@@ -362,63 +368,77 @@ impl CslcPad {
         let delta = field.get(i).copied().unwrap_or_default();
         let here = prepared.get(i);
         let contact = here.and_then(|p| Some((p.surface?.contact_at(&delta)?, p.stick.as_ref()?)));
-        self.local_step_of(input, here, contact, field, i, delta)
+        self.local_step_of(input, here, contact, self.neighbour_pull(i, field), i, delta)
     }
 
-    /// The local step of sphere `i` against `field` for sweeps that run in sphere order on one
-    /// thread (`local.rs`). A sphere that touches nothing at its displacement takes the step
-    /// without contact, `δ = K⁻¹ b`, residual `|b − K δ_k|`, inlined so that the sweeps run the
-    /// spheres out of contact — most of a pad under a small patch — back to back. A touching
-    /// sphere solves the full local problem; its stick terms are computed when it first touches in
-    /// the step and kept in `prepared[i]` (most spheres near a target never touch it, so most never
-    /// need them). The contact test at the current displacement is made once for both.
+    /// One visit of sphere `i` in a sweep that runs in sphere order on one thread: `None` if the
+    /// sphere is at rest (no displacement, no displaced neighbour, no contact at zero
+    /// displacement: its local step would leave it at zero with zero residual, `local.rs`:
+    /// without contact the step is `K⁻¹ b` with `b = 0`, residual `|b − K δ| = 0`), else its local
+    /// step against `field`. A pad near a target it does not touch (a swinging foot, an opening
+    /// finger) is then not swept at all.
+    ///
+    /// A sphere that touches nothing at its displacement takes the step without contact,
+    /// `δ = K⁻¹ b`, residual `|b − K δ_k|`, inlined so that the sweeps run the spheres out of
+    /// contact — most of a pad under a small patch — back to back. A touching sphere solves the
+    /// full local problem; its stick terms are computed when it first touches in the step and
+    /// kept in `prepared[i]` (most spheres near a target never touch it, so most never need
+    /// them). The contact test at the current displacement is made once for both.
     #[inline(always)]
-    pub(crate) fn ordered_sphere_step(
+    pub(crate) fn ordered_visit(
         &self,
         input: &StepInput,
         prepared: &mut [Prepared],
         field: &[Vector3<f64>],
         i: usize,
-    ) -> crate::local::LocalStep {
-        let delta = field.get(i).copied().unwrap_or_default();
-        let Some(here) = prepared.get_mut(i) else {
-            return self.local_step_of(input, None, None, field, i, delta);
-        };
+    ) -> Option<crate::local::LocalStep> {
+        let delta = *field.get(i)?;
+        let here = prepared.get_mut(i)?;
+        if delta == Vector3::zeros()
+            && !here.touches_at_rest()
+            && self
+                .lattice
+                .neighbours(i)
+                .iter()
+                .all(|&j| field.get(j).is_none_or(|d| *d == Vector3::zeros()))
+        {
+            return None;
+        }
+        let pull = self.neighbour_pull(i, field);
         let Some(touching) = here.surface.and_then(|s| s.contact_at(&delta)) else {
             if let (Some(k), Some(c)) = (self.stiffness.get(i), self.compliance.get(i)) {
-                let b = self.neighbour_pull(i, field);
-                return crate::local::LocalStep {
-                    delta: c * b,
-                    residual: (b - k * delta).norm(),
+                return Some(crate::local::LocalStep {
+                    delta: c * pull,
+                    residual: (pull - k * delta).norm(),
                     normal_force: 0.0,
-                };
+                });
             }
-            return self.local_step_of(input, Some(here), None, field, i, delta);
+            return Some(self.local_step_of(input, Some(here), None, pull, i, delta));
         };
         if here.stick.is_none() {
             here.stick = self.stick_terms(i, here);
         }
         let here = &*here;
         let contact = here.stick.as_ref().map(|terms| (touching, terms));
-        self.local_step_of(input, Some(here), contact, field, i, delta)
+        Some(self.local_step_of(input, Some(here), contact, pull, i, delta))
     }
 
-    /// The local problem of sphere `i` at displacement `delta` with its contact, solved.
+    /// The local problem of sphere `i` at displacement `delta` with its contact and neighbour
+    /// pull `b` ([`Self::neighbour_pull`]), solved.
     #[inline(never)]
     fn local_step_of(
         &self,
         input: &StepInput,
         here: Option<&Prepared>,
         contact: Option<(Contact, &StickTerms)>,
-        field: &[Vector3<f64>],
+        neighbour_pull: Vector3<f64>,
         i: usize,
         delta: Vector3<f64>,
     ) -> crate::local::LocalStep {
-        let identity = Matrix3::identity();
         let problem = LocalProblem {
-            stiffness: self.stiffness.get(i).unwrap_or(&identity),
-            compliance: self.compliance.get(i).unwrap_or(&identity),
-            neighbour_pull: self.neighbour_pull(i, field),
+            stiffness: self.stiffness.get(i).unwrap_or(&IDENTITY),
+            compliance: self.compliance.get(i).unwrap_or(&IDENTITY),
+            neighbour_pull,
             delta,
             contact,
             contact_coefficient: self.contact_coefficients.get(i).copied().unwrap_or(0.0),
@@ -431,11 +451,10 @@ impl CslcPad {
     /// The stick terms of sphere `i` against its prepared surface and anchor (`None` without a
     /// surface).
     fn stick_terms(&self, i: usize, p: &Prepared) -> Option<StickTerms> {
-        let identity = Matrix3::identity();
         p.surface.map(|s| {
             StickTerms::new(
-                self.stiffness.get(i).unwrap_or(&identity),
-                self.compliance.get(i).unwrap_or(&identity),
+                self.stiffness.get(i).unwrap_or(&IDENTITY),
+                self.compliance.get(i).unwrap_or(&IDENTITY),
                 &s.normal,
                 &p.anchor,
             )
@@ -454,18 +473,6 @@ impl CslcPad {
 
     pub(crate) fn colors_mut(&mut self) -> &mut Vec<Vec<usize>> {
         &mut self.colors
-    }
-
-    /// Sphere `i` has no displacement, no displaced neighbour and no contact at zero
-    /// displacement (no target within reach, or its linearised surface not penetrated): its
-    /// local step would leave it at zero with zero residual (`local.rs`: without contact the
-    /// step is `K⁻¹ b` with `b = 0`, residual `|b − K δ| = 0`). A pad near a target it does
-    /// not touch (a swinging foot, an opening finger) is then not swept at all.
-    pub(crate) fn is_at_rest(&self, prepared: &[Prepared], field: &[Vector3<f64>], i: usize) -> bool {
-        let zero = |j: usize| field.get(j).is_none_or(|d| *d == Vector3::zeros());
-        zero(i)
-            && prepared.get(i).is_none_or(|p| !p.touches_at_rest())
-            && self.lattice.neighbours(i).iter().all(|&j| zero(j))
     }
 
     pub(crate) fn chebyshev_radius(&self) -> f64 {
@@ -682,43 +689,54 @@ impl CslcPad {
         }
     }
 
-    /// Forces of sphere `i` at the solved field: `(centre (pad frame), contact, f_n, friction
-    /// (pad frame), a_i, r_i, sliding)`. The friction is the tangential reaction `P_m (K δ − b)`
-    /// that holds the sphere in equilibrium, capped at `μ_d f_n` when the sphere slides, else at
-    /// its stick limit (§3.4, `local.rs`). It slides when the reaction that would hold it at its
-    /// stick anchor exceeds the stick limit.
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn final_state(
+    /// Contact of sphere `i` at the solved displacement `delta` (centre `center`, pad frame,
+    /// radius `radius`) on the true geometry of the target it was linearised against; `None`
+    /// for a sphere without a surface or provably out of contact ([`Self::out_of_contact`]),
+    /// which needs no target query.
+    pub(crate) fn final_contact(
         &self,
-        input: &StepInput,
         frames: &[TargetFrame],
         prepared: &[Prepared],
         i: usize,
-    ) -> (Point3<f64>, Option<Contact>, f64, Vector3<f64>, f64, f64, bool) {
-        let delta = self.displacement.get(i).copied().unwrap_or_default();
-        let center = self.center(i, &delta);
-        let (area, radius) = self.lattice.spheres().get(i).map_or((0.0, 0.0), |s| (s.area, s.radius));
+        delta: &Vector3<f64>,
+        center: &Point3<f64>,
+        radius: f64,
+    ) -> Option<Contact> {
         let surface = prepared.get(i).and_then(|p| p.surface);
         if let Some(s) = surface {
-            if self.out_of_contact(frames, &s, &center, radius, &delta) {
-                return (center, None, 0.0, Vector3::zeros(), area, radius, false);
+            if self.out_of_contact(frames, &s, center, radius, delta) {
+                return None;
             }
         }
-        let Some(c) = self.contact_on_surface(frames, i, &delta, surface) else {
-            return (center, None, 0.0, Vector3::zeros(), area, radius, false);
-        };
+        self.contact_on_surface(frames, i, delta, surface)
+    }
+
+    /// Forces of sphere `i` in contact `c` at the solved displacement `delta` (area `area`):
+    /// `(f_n, friction (pad frame), sliding)`. The friction is the tangential reaction
+    /// `P_m (K δ − b)` that holds the sphere in equilibrium, capped at `μ_d f_n` when the sphere
+    /// slides, else at its stick limit (§3.4, `local.rs`). It slides when the reaction that would
+    /// hold it at its stick anchor exceeds the stick limit.
+    pub(crate) fn contact_forces(
+        &self,
+        input: &StepInput,
+        prepared: &[Prepared],
+        i: usize,
+        c: &Contact,
+        delta: &Vector3<f64>,
+        area: f64,
+    ) -> (f64, Vector3<f64>, bool) {
+        let delta = *delta;
         let force_normal = crate::assemble::normal_force(self.params.contact_stiffness * area, c.penetration);
-        let identity = Matrix3::identity();
-        let k = self.stiffness.get(i).unwrap_or(&identity);
+        let k = self.stiffness.get(i).unwrap_or(&IDENTITY);
         let pull = self.neighbour_pull(i, &self.displacement);
         let tangential = |v: Vector3<f64>| v - c.normal * c.normal.dot(&v);
-        let mut friction = tangential(k * delta - pull);
+        let mut friction = tangential(mul3(k, &delta) - pull);
         // The reaction at the stick anchor (same normal position, tangential part pinned).
         let here = prepared.get(i);
         let anchor = here.map_or(delta, |p| p.anchor);
         let stick = tangential(anchor) + c.normal * c.normal.dot(&delta);
         let stick_limit = here.map_or(input.friction, |p| p.stick_limit);
-        let slipping = tangential(k * stick - pull).norm() > stick_limit * force_normal;
+        let slipping = tangential(mul3(k, &stick) - pull).norm() > stick_limit * force_normal;
         // It keeps sliding (limit μ_d) only while it slips faster than `SLIP_SPEED`.
         let sliding = slipping && tangential(delta - anchor).norm() > SLIP_SPEED * input.dt;
         let cap = if sliding { input.dynamic_friction } else { stick_limit } * force_normal;
@@ -726,7 +744,7 @@ impl CslcPad {
         if magnitude > cap {
             friction *= if magnitude > 0.0 { cap / magnitude } else { 0.0 };
         }
-        (center, Some(c), force_normal, friction, area, radius, sliding)
+        (force_normal, friction, sliding)
     }
 
     /// The sphere at `center` (displacement `delta`) is out of contact with the convex target of
