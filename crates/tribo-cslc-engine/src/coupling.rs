@@ -39,12 +39,8 @@ use crate::per_sphere::{common_length, distinct_links};
 use crate::explicit_rotation::{one_point_suffices, TurnBounds};
 use crate::restitution::{equivalent_stiffness, explicitly_stable, normal_split};
 
-/// Regions and residual torques of one pad's patch.
-pub struct Coupling {
-    pub points: Vec<CompliantPoint>,
-    /// Per touched link: the residual torque on the pad link (the touched link gets the opposite).
-    pub residual_torques: Vec<(LinkRef, Vector3<f64>)>,
-}
+/// Per touched link: the residual torque on the pad link (the touched link gets the opposite).
+pub type ResidualTorques = Vec<(LinkRef, Vector3<f64>)>;
 
 /// Per-pad numbers the coupling needs.
 pub struct PadCoupling<'a> {
@@ -52,9 +48,8 @@ pub struct PadCoupling<'a> {
     pub lattice: &'a Lattice,
     /// The region cell of each sphere ([`sphere_cells`]).
     pub cells: &'a [usize],
-    pub anchor_stiffness: f64,
-    /// Lateral spring per neighbour link `K_ℓ`, N/m.
-    pub lateral_spring: f64,
+    /// The springs of each sphere ([`sphere_springs`]).
+    pub springs: &'a [SphereSprings],
     pub tangential_ratio: f64,
     /// N·s/m³.
     pub damping: f64,
@@ -161,6 +156,33 @@ pub fn sphere_cells(lattice: &Lattice) -> Vec<usize> {
         .collect()
 }
 
+/// A sphere's springs that the regions sum, fixed for a pad, so computed once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SphereSprings {
+    /// Anchor `K_a,i = k_a a_i`, N/m.
+    pub anchor: f64,
+    /// Local diagonal `K_a,i + L_i`, `L_i = K_ℓ |N(i)|` the lateral springs to its neighbours
+    /// held fixed, N/m (the bound of [`Near::bound`]).
+    pub diagonal: f64,
+}
+
+/// The springs of every sphere of `lattice` with anchor stiffness `k_a` (N/m³) and lateral spring
+/// `K_ℓ` per neighbour link (N/m).
+pub fn sphere_springs(lattice: &Lattice, anchor_stiffness: f64, lateral_spring: f64) -> Vec<SphereSprings> {
+    lattice
+        .spheres()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let anchor = anchor_stiffness * s.area;
+            SphereSprings {
+                anchor,
+                diagonal: anchor + lateral_spring * lattice.neighbours(i).len() as f64,
+            }
+        })
+        .collect()
+}
+
 /// A region whose spheres approach a target without touching it gets a point that carries no
 /// force now but lets the host's step close at most the gap: its force is the anchor springs'
 /// extrapolated to the gap, `f = K_a φ n < 0` (φ the smallest gap), so the row's velocity target
@@ -187,10 +209,15 @@ fn anticipated(pad: &PadCoupling, link: LinkRef, near: &Near) -> Option<Complian
     })
 }
 
-/// The compliant points and residual torques of `patch`; `target_links[t]` is the link of target
-/// `t`. The patch's per-sphere lists have the lattice's length (`tribo-cslc` `PatchResult`);
-/// spheres past the shortest list are left out.
-pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) -> Coupling {
+/// The compliant points of `patch`, appended to `points`, and its residual torques;
+/// `target_links[t]` is the link of target `t`. The patch's per-sphere lists have the lattice's
+/// length (`tribo-cslc` `PatchResult`); spheres past the shortest list are left out.
+pub fn couple(
+    pad: &PadCoupling,
+    patch: &PatchResult,
+    target_links: &[LinkRef],
+    points: &mut Vec<CompliantPoint>,
+) -> ResidualTorques {
     let links = distinct_links(target_links);
     // Each target's slot in `links`, found once rather than per sphere.
     let slots: Vec<Option<usize>> = target_links.iter().map(|l| links.binary_search(l).ok()).collect();
@@ -202,6 +229,7 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
     let n = common_length(&[
         spheres.len(),
         pad.cells.len(),
+        pad.springs.len(),
         patch.approaches.len(),
         patch.sphere_targets.len(),
         patch.sphere_forces.len(),
@@ -212,7 +240,8 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         patch.deflections.len(),
         patch.sphere_friction.len(),
     ]);
-    let (cells, approaches, targets) = (&pad.cells[..n], &patch.approaches[..n], &patch.sphere_targets[..n]);
+    let (cells, springs) = (&pad.cells[..n], &pad.springs[..n]);
+    let (approaches, targets) = (&patch.approaches[..n], &patch.sphere_targets[..n]);
     let (forces, normal_forces, normals) = (
         &patch.sphere_forces[..n],
         &patch.normal_forces[..n],
@@ -232,9 +261,8 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         if let Some((t, phi, m)) = &approaches[i] {
             let near = slot_of(*t).and_then(|slot| regions.get_mut(slot * CELLS + cell));
             if let Some(Region { near, .. }) = near.filter(|_| *phi <= 0.0 && *phi > -sphere.radius) {
-                near.anchor += pad.anchor_stiffness * sphere.area;
-                near.bound +=
-                    pad.anchor_stiffness * sphere.area + pad.lateral_spring * pad.lattice.neighbours(i).len() as f64;
+                near.anchor += springs[i].anchor;
+                near.bound += springs[i].diagonal;
                 if near.phi.is_none_or(|best| *phi > best) {
                     near.phi = Some(*phi);
                     near.point = centers[i].coords;
@@ -256,7 +284,7 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
             penetrations[i],
             deflections[i],
         );
-        let anchor = pad.anchor_stiffness * sphere.area;
+        let anchor = springs[i].anchor;
         let hertz = if phi > 0.0 { 1.5 * fn_i / phi } else { 0.0 };
         region.force += f;
         region.normal += m * fn_i;
@@ -279,7 +307,6 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
             .turn
             .add((1.0 + pad.tangential_ratio) * anchor + 2.0 * lateral, &(q - pad.origin));
     }
-    let mut points = Vec::new();
     let mut residual_torques = Vec::new();
     for (link, quadrants) in links.iter().zip(regions.chunks_exact(CELLS)) {
         let mut residual = Vector3::zeros();
@@ -337,10 +364,7 @@ pub fn couple(pad: &PadCoupling, patch: &PatchResult, target_links: &[LinkRef]) 
         }
         residual_torques.push((*link, residual));
     }
-    Coupling {
-        points,
-        residual_torques,
-    }
+    residual_torques
 }
 
 /// A region that becomes a loaded host point.

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use nalgebra::{Point3, Vector3};
 use tribo_cslc::{StepInput, Target, Twist};
 use tribo_engine::{
-    BuildError, Commands, CompliantPoint, ContactHost, ContactRecord, Engine, EngineOptions, HostFactory, HostWrench,
-    HostedContacts, LinkRef, LinkState, Scene, SceneState, StepError, StepReport,
+    BuildError, Commands, ContactHost, ContactRecord, Engine, EngineOptions, HostFactory, HostWrench, HostedContacts,
+    LinkRef, LinkState, Scene, SceneState, StepError, StepReport,
 };
 
 use crate::coupling::{couple, PadCoupling};
@@ -29,6 +29,8 @@ pub(crate) struct CslcEngine {
     /// Bounds of every link's rotational inertia (`explicit_rotation.rs`), fixed for the scene.
     turn_bounds: TurnBounds,
     contacts: Vec<ContactRecord>,
+    /// The points and wrenches handed to the host, kept between steps for their storage.
+    hosted: HostedContacts,
     /// Whether steps time their stages (`Engine::set_stage_timing`; the host's too).
     time_stages: bool,
 }
@@ -71,6 +73,7 @@ impl CslcEngine {
             pads,
             turn_bounds: TurnBounds::new(scene),
             contacts: Vec::new(),
+            hosted: HostedContacts::default(),
             time_stages: false,
         })
     }
@@ -96,9 +99,14 @@ impl Engine for CslcEngine {
             return Err(StepError::InvalidTimeStep { dt });
         }
         let started = self.time_stages.then(std::time::Instant::now);
-        let mut points: Vec<CompliantPoint> = Vec::new();
+        let mut hosted = std::mem::take(&mut self.hosted);
+        hosted.points.clear();
+        hosted.wrenches.clear();
+        let HostedContacts {
+            ref mut points,
+            ref mut wrenches,
+        } = hosted;
         let mut steps: Vec<Option<PadStep>> = Vec::with_capacity(self.pads.len());
-        let mut wrenches: Vec<HostWrench> = Vec::new();
         let mut warnings = Vec::new();
         let friction_of = |scene: &Scene, a: LinkRef, b: LinkRef| scene.contact_params(a, b).static_friction;
         // The bodies as rigid bodies at the start of the step, shared by every pad's points.
@@ -117,10 +125,9 @@ impl Engine for CslcEngine {
                 angular: link_state.angular_velocity,
             };
             let pad = &self.pads[p];
-            let candidates: Vec<(LinkRef, &tribo_model::Shape)> = pad.candidates.iter().map(|(l, s)| (*l, s)).collect();
             let states = |l: LinkRef| self.link_state(l);
             let center = pad_pose * pad.bounds.0;
-            let reach = within_reach(&candidates, &states, &center, pad.bounds.1, REACH_MARGIN);
+            let reach = within_reach(&pad.candidates, &states, &center, pad.bounds.1, REACH_MARGIN);
             if reach.is_empty() {
                 self.pads[p].solver.reset();
                 steps.push(None);
@@ -153,13 +160,13 @@ impl Engine for CslcEngine {
             let restitution = self.scene.contact_params(link, reach[0].link).restitution;
             let reduced_mass =
                 |other: LinkRef, p: &Vector3<f64>, n: &Vector3<f64>| inertias.reduced_mass(other.body, link.body, p, n);
-            let coupling = couple(
+            let first = points.len();
+            let residual_torques = couple(
                 &PadCoupling {
                     pad_link: link,
                     lattice: pad.solver.lattice(),
                     cells: &pad.cells,
-                    anchor_stiffness: params.anchor_stiffness,
-                    lateral_spring: params.lateral_spring(),
+                    springs: &pad.springs,
                     tangential_ratio: params.tangential_ratio,
                     damping: pad.damping,
                     friction,
@@ -171,10 +178,9 @@ impl Engine for CslcEngine {
                 },
                 &patch,
                 &target_links,
+                points,
             );
-            let first = points.len();
-            points.extend(coupling.points);
-            for (other, torque) in coupling.residual_torques {
+            for (other, torque) in residual_torques {
                 if torque != Vector3::zeros() {
                     wrenches.push(pure_torque(link, torque));
                     wrenches.push(pure_torque(other, -torque));
@@ -187,15 +193,19 @@ impl Engine for CslcEngine {
             }));
         }
         let lattice_time = started.map(|t| t.elapsed());
-        let hosted = HostedContacts { points, wrenches };
-        let stepped = self.host.step_with(dt, commands, &hosted)?;
+        let stepped = self.host.step_with(dt, commands, &hosted);
+        // The buffers go back to the engine whether or not the host stepped.
+        self.hosted = hosted;
+        let stepped = stepped?;
         let (mut report, applied) = (stepped.report, stepped.point_forces);
-        let points = hosted.points;
+        let points = &self.hosted.points;
         if let Some(time) = lattice_time {
             report.stages.insert(0, ("cslc_lattice", time));
         }
         report.warnings.extend(warnings);
-        let mut contacts = self.host.contacts().to_vec();
+        let contacts = &mut self.contacts;
+        contacts.clear();
+        contacts.extend_from_slice(self.host.contacts());
         for (pad, step) in self.pads.iter().zip(&steps) {
             let Some(step) = step else { continue };
             let pad_points = points.get(step.points.clone()).unwrap_or(&[]);
@@ -209,7 +219,6 @@ impl Engine for CslcEngine {
                 pad_forces,
             ));
         }
-        self.contacts = contacts;
         // The patches are read: their lists become the storage of the pads' next patches.
         for (pad, step) in self.pads.iter_mut().zip(steps) {
             if let Some(step) = step {

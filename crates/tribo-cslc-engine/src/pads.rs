@@ -5,7 +5,7 @@ use tribo_cslc::{CslcPad, PadGeometry};
 use tribo_engine::{LinkRef, Scene};
 use tribo_model::{Geometry, PadShape, Shape};
 
-use crate::coupling::sphere_cells;
+use crate::coupling::{sphere_cells, sphere_springs, SphereSprings};
 use crate::params::pad_material;
 
 /// One pad of the scene.
@@ -24,6 +24,8 @@ pub struct Pad {
     pub bounds: (Point3<f64>, f64),
     /// The coupling region cell of each sphere (`coupling.rs`).
     pub cells: Vec<usize>,
+    /// The springs of each sphere the coupling sums (`coupling.rs`).
+    pub springs: Vec<SphereSprings>,
     /// Rest position (x, y) of each sphere in the pad frame, as contact records report it.
     pub sphere_positions: Vec<[f64; 2]>,
     /// The links this pad may touch, with their shapes (every link but the pad's own and the
@@ -93,6 +95,11 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
             .map(|s| [s.rest_position.x, s.rest_position.y])
             .collect();
         let solver = CslcPad::new(lattice, params).map_err(|e| invalid(e.to_string()))?;
+        let springs = sphere_springs(
+            solver.lattice(),
+            solver.params().anchor_stiffness,
+            solver.params().lateral_spring(),
+        );
         let candidates: Vec<(LinkRef, Shape)> = scene
             .links()
             .filter(|&other| other != link && !adjacent(scene, link, other))
@@ -124,6 +131,7 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
             damping: pad_material.damping,
             bounds: (centroid, radius),
             cells,
+            springs,
             sphere_positions,
             candidates,
         });

@@ -59,15 +59,19 @@ pub fn patch_record(
         &patch.penetrations[..n],
         &patch.pressures[..n],
     );
-    // Each sphere's touched link as its index in `links`; one pass sums every link's spheres.
+    // The touching spheres in lattice order, each with its touched link as its index in `links`;
+    // one pass sums every link's spheres, and the per-link passes below walk only these.
     let slots: Vec<Option<usize>> = target_links.iter().map(|l| links.binary_search(l).ok()).collect();
-    let sphere_slots: Vec<Option<usize>> = patch.sphere_targets[..n]
-        .iter()
-        .map(|t| t.and_then(|t| slots.get(t).copied().flatten()))
-        .collect();
+    let mut touching: Vec<(usize, usize)> = Vec::with_capacity(n);
+    touching.extend(
+        patch.sphere_targets[..n]
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| t.and_then(|t| slots.get(t).copied().flatten()).map(|slot| (i, slot))),
+    );
     let mut sums = vec![LinkSums::default(); links.len()];
-    for (i, slot) in sphere_slots.iter().enumerate() {
-        let Some(sum) = slot.and_then(|s| sums.get_mut(s)) else {
+    for &(i, slot) in &touching {
+        let Some(sum) = sums.get_mut(slot) else {
             continue;
         };
         let fn_i = normal_forces[i];
@@ -82,26 +86,16 @@ pub fn patch_record(
         if sum.total_normal <= 0.0 {
             continue;
         }
-        let mine = || {
-            sphere_slots
-                .iter()
-                .enumerate()
-                .filter(move |(_, s)| **s == Some(slot))
-                .map(|(i, _)| i)
-        };
-        // Per sphere of the lattice: the value of the link's spheres, 0 elsewhere.
-        let of_mine = |values: &[f64]| {
-            let mut out: Vec<f64> = Vec::with_capacity(lattice.len());
-            out.extend(
-                sphere_slots
-                    .iter()
-                    .zip(values)
-                    .map(|(s, v)| if *s == Some(slot) { *v } else { 0.0 }),
-            );
-            out.resize(lattice.len(), 0.0);
-            out
-        };
-        let (sphere_normal_forces, sphere_pressures) = (of_mine(normal_forces), of_mine(pressures));
+        let mine = || touching.iter().filter(move |(_, s)| *s == slot).map(|&(i, _)| i);
+        // Per sphere of the lattice: the normal force and pressure of the link's spheres, 0
+        // elsewhere (one walk for both).
+        let mut sphere_normal_forces = vec![0.0; lattice.len()];
+        let mut sphere_pressures = vec![0.0; lattice.len()];
+        for i in mine() {
+            if let (Some(f), Some(p)) = (sphere_normal_forces.get_mut(i), sphere_pressures.get_mut(i)) {
+                (*f, *p) = (normal_forces[i], pressures[i]);
+            }
+        }
         let mut force = Vector3::zeros();
         for (point, f) in points.iter().zip(applied) {
             if point.a == link {

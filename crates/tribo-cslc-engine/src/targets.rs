@@ -58,14 +58,15 @@ pub fn posed(shape: &Shape, link: &LinkState) -> Option<Box<dyn Target>> {
 
 /// The shapes within reach of a pad whose lattice fits in the ball (`center`, `radius`).
 pub fn within_reach(
-    candidates: &[(LinkRef, &Shape)],
+    candidates: &[(LinkRef, Shape)],
     states: &dyn Fn(LinkRef) -> Option<LinkState>,
     center: &Point3<f64>,
     radius: f64,
     margin: f64,
 ) -> Vec<LinkTarget> {
     let mut out = Vec::new();
-    for &(link, shape) in candidates {
+    for (link, shape) in candidates {
+        let link = *link;
         let Some(state) = states(link) else { continue };
         let origin = (state.pose * shape.pose).translation.vector;
         let gap = (Vector3::from(center.coords) - origin).norm() - radius - bounding_radius(&shape.geometry);

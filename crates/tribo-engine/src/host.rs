@@ -63,12 +63,10 @@ impl CompliantPoint {
             self.damping,
             self.friction,
         ];
-        let finite = self
-            .point
+        // Component by component: the hosts check every point of every step.
+        let finite = [&self.point, &self.normal, &self.force]
             .iter()
-            .chain(self.normal.iter())
-            .chain(self.force.iter())
-            .all(|v| v.is_finite());
+            .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite());
         let positive = [self.normal_stiffness, self.tangential_stiffness]
             .iter()
             .all(|k| *k * h + self.damping > 0.0);
@@ -173,4 +171,50 @@ pub trait HostFactory: crate::EngineFactory {
     fn coupling(&self) -> &'static str;
 
     fn build_host(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn ContactHost>, BuildError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point() -> CompliantPoint {
+        CompliantPoint {
+            a: LinkRef { body: 0, link: 0 },
+            b: LinkRef { body: 1, link: 2 },
+            point: Vector3::new(0.1, -0.2, 0.3),
+            normal: Vector3::z(),
+            force: Vector3::new(0.5, 0.0, 2.0),
+            normal_stiffness: 1e4,
+            tangential_stiffness: 5e3,
+            damping: 3.0,
+            friction: 0.6,
+        }
+    }
+
+    #[test]
+    fn a_point_is_invalid_for_any_non_finite_component_or_bad_coefficient() {
+        let h = 1e-3;
+        assert_eq!(point().invalid(h), None);
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            for axis in 0..3 {
+                let fields: [fn(&mut CompliantPoint) -> &mut Vector3<f64>; 3] =
+                    [|p| &mut p.point, |p| &mut p.normal, |p| &mut p.force];
+                for field in fields {
+                    let mut p = point();
+                    field(&mut p)[axis] = bad;
+                    assert!(p.invalid(h).is_some(), "{p:?}");
+                }
+            }
+        }
+        let mut negative = point();
+        negative.friction = -0.1;
+        assert!(negative.invalid(h).is_some());
+        // k h + c must be positive on every axis.
+        let mut limp = point();
+        (limp.tangential_stiffness, limp.damping) = (0.0, 0.0);
+        assert!(limp.invalid(h).is_some());
+        let mut damped = limp.clone();
+        damped.damping = 1.0;
+        assert_eq!(damped.invalid(h), None);
+    }
 }

@@ -401,8 +401,6 @@ pub(crate) fn tangents(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     (t1, n.cross(&t1))
 }
 
-/// The contact-frame Jacobian rows of a link of a dynamic body, from its world point Jacobian,
-/// in a spare matrix of last step's rows when one of the right size is at hand.
 /// A contact point's frame and rows: tangents t₁, t₂ of the normal n, the relative velocity of
 /// link b's material point against link a's in the frame (n, t₁, t₂) at the start of the step
 /// (`before`) and under the step's free motion (`free`), and each side's rows `frame · J`.
@@ -444,16 +442,12 @@ fn point_rows(
     }
 }
 
-fn side(
-    link: LinkRef,
-    frame: &Matrix3<f64>,
-    jacobian: Option<&DMatrix<f64>>,
-    spare: &mut Vec<Matrix3xX<f64>>,
-) -> Option<Side> {
+/// The contact-frame Jacobian rows of a link of a dynamic body, from its world point Jacobian,
+/// in a spare matrix of last step's rows when one of the right size is at hand.
+fn side(link: LinkRef, frame: &Matrix3<f64>, jacobian: Option<&DMatrix<f64>>, spare: &mut SpareRows) -> Option<Side> {
     let jacobian = jacobian?;
     let mut rows = spare
-        .pop()
-        .filter(|m| m.ncols() == jacobian.ncols())
+        .take(jacobian.ncols())
         .unwrap_or_else(|| Matrix3xX::zeros(jacobian.ncols()));
     // The product `frame * jacobian` column by column (the fixed-size product of each column is the
     // dynamic gemm's: the same sum, in the same order), written in place. Both are column-major
@@ -469,6 +463,32 @@ fn side(
     Some(Side { body: link.body, rows })
 }
 
+/// Jacobian rows of contacts no longer needed, by column count (a scene's bodies have different
+/// velocity counts): a contact's side takes a spare of its body's size, so spares of other sizes
+/// are kept for their own bodies rather than dropped and allocated anew.
+#[derive(Default)]
+pub(crate) struct SpareRows {
+    /// `(columns, spares)`, one entry per column count seen (a scene has a few).
+    by_columns: Vec<(usize, Vec<Matrix3xX<f64>>)>,
+}
+
+impl SpareRows {
+    fn put(&mut self, rows: Matrix3xX<f64>) {
+        let ncols = rows.ncols();
+        match self.by_columns.iter_mut().find(|(n, _)| *n == ncols) {
+            Some((_, spares)) => spares.push(rows),
+            None => self.by_columns.push((ncols, vec![rows])),
+        }
+    }
+
+    fn take(&mut self, ncols: usize) -> Option<Matrix3xX<f64>> {
+        self.by_columns
+            .iter_mut()
+            .find(|(n, _)| *n == ncols)
+            .and_then(|(_, spares)| spares.pop())
+    }
+}
+
 /// Storage the contact build reuses from step to step: the two point Jacobians of the contact
 /// being built and the Jacobian rows of last step's contacts.
 #[derive(Default)]
@@ -476,7 +496,7 @@ pub(crate) struct RowBuffers {
     jacobian_a: DMatrix<f64>,
     jacobian_b: DMatrix<f64>,
     /// Rows of contacts no longer needed, for [`side`] to fill again.
-    spare: Vec<Matrix3xX<f64>>,
+    spare: SpareRows,
     /// The points culling keeps of the pair being built, and culling's working storage.
     kept: Vec<RawPoint>,
     cull: CullScratch,
@@ -486,8 +506,9 @@ impl RowBuffers {
     /// Empties `rows`, keeping their Jacobian rows' storage for the next build.
     pub fn recycle(&mut self, rows: &mut Vec<ContactRow>) {
         for row in rows.drain(..) {
-            self.spare
-                .extend([row.side_a, row.side_b].into_iter().flatten().map(|side| side.rows));
+            for side in [row.side_a, row.side_b].into_iter().flatten() {
+                self.spare.put(side.rows);
+            }
         }
     }
 }
@@ -503,15 +524,18 @@ mod tests {
         let normal = Vector3::new(0.2, -0.3, 0.9).normalize();
         let (t1, t2) = tangents(&normal);
         let frame = Matrix3::from_rows(&[normal.transpose(), t1.transpose(), t2.transpose()]);
-        let mut spare = vec![Matrix3xX::zeros(4)];
+        let mut spare = SpareRows::default();
+        spare.put(Matrix3xX::zeros(4));
         for nv in [6, 13, 13] {
             let jacobian = DMatrix::from_fn(3, nv, |r, c| ((3 * c + r) as f64 * 0.77).sin() * 1.3);
             let link = LinkRef { body: 2, link: 1 };
             let side = side(link, &frame, Some(&jacobian), &mut spare).expect("a dynamic side");
             assert_eq!(side.body, 2);
             assert_eq!(side.rows, frame * &jacobian, "{nv} columns");
-            spare.push(side.rows);
+            spare.put(side.rows);
         }
+        // The spare of the wrong size is kept for a side of its size.
+        assert_eq!(spare.take(4).map(|m| m.ncols()), Some(4));
         assert!(side(LinkRef { body: 0, link: 0 }, &frame, None, &mut spare).is_none());
     }
 }
