@@ -301,11 +301,9 @@ pub fn couple(
         region.energy += fn_i * (0.5 * w.max(0.0) + 0.4 * phi.max(0.0));
         region.moment += (q - pad.origin).cross(f);
         // The sphere's stiffness bound (`explicit_rotation.rs`): normal and tangential anchor,
-        // lateral springs to fixed neighbours.
-        let lateral = pad.lateral_spring * pad.lattice.neighbours(i).len() as f64;
-        region
-            .turn
-            .add((1.0 + pad.tangential_ratio) * anchor + 2.0 * lateral, &(q - pad.origin));
+        // lateral springs to fixed neighbours, (1 + ρ) K_a + 2 L = 2 (K_a + L) + (ρ − 1) K_a.
+        let bound = 2.0 * springs[i].diagonal + (pad.tangential_ratio - 1.0) * anchor;
+        region.turn.add(bound, &(q - pad.origin));
     }
     let mut residual_torques = Vec::new();
     for (link, quadrants) in links.iter().zip(regions.chunks_exact(CELLS)) {
@@ -424,8 +422,7 @@ mod tests {
             pad_link: ground,
             lattice: &lattice,
             cells: &[],
-            anchor_stiffness: 2e8,
-            lateral_spring: 0.0,
+            springs: &[],
             tangential_ratio: 0.5,
             damping: 0.0,
             friction: 0.5,
