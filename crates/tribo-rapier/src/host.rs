@@ -33,7 +33,7 @@
 //!   close to explicit Euler, which feeds energy into a stiff contact: with the default 4
 //!   substeps, a ball dropped on a pad with restitution 0.8 rebounded to 1.06 times its height
 //!   (0.64 expected; 0.65 with one substep), and one with restitution 0.5 to 0.42 (0.25; 0.25);
-//! - a pad's points are several stiff rows on one body (four quadrants, three axes each), which
+//! - a pad's points are several stiff rows on one body (up to four quadrants, three axes each), which
 //!   one sweep leaves far from their solution, and rapier warm-starts no joint on a multibody: a
 //!   cube resting on a pad received 10.23 N from the rows for its 9.81 N weight with one sweep
 //!   per substep; with one substep, 8 sweeps leave 4·10⁻⁶ of its weight, 16 leave under 10⁻⁶.
