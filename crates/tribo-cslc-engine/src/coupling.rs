@@ -374,12 +374,12 @@ fn carries_load(r: &Region) -> bool {
 /// act explicitly (`explicit_rotation.rs`); `None` when the four quadrant points are needed (or
 /// fewer than two quadrants carry load, where there is nothing to merge).
 fn one_region(pad: &PadCoupling, link: LinkRef, quadrants: &[Region]) -> Option<Region> {
-    let loaded: Vec<&Region> = quadrants.iter().filter(|r| carries_load(r)).collect();
-    if loaded.len() < 2 {
+    let loaded = || quadrants.iter().filter(|r| carries_load(r));
+    if loaded().count() < 2 {
         return None;
     }
     let mut whole = Region::default();
-    for r in &loaded {
+    for r in loaded() {
         whole.force += r.force;
         whole.normal += r.normal;
         whole.weighted_point += r.weighted_point;
@@ -392,7 +392,7 @@ fn one_region(pad: &PadCoupling, link: LinkRef, quadrants: &[Region]) -> Option<
         whole.moment += r.moment;
     }
     let center = whole.weighted_point / whole.normal_force - pad.origin.coords;
-    let stiffness: f64 = loaded.iter().map(|r| r.turn.about(&center)).sum();
+    let stiffness: f64 = loaded().map(|r| r.turn.about(&center)).sum();
     let inverse_inertia = pad.turn_bounds.of(link) + pad.turn_bounds.of(pad.pad_link);
     one_point_suffices(stiffness, inverse_inertia, pad.dt).then_some(whole)
 }
