@@ -57,8 +57,8 @@ pub(crate) enum EffortLaw {
     },
 }
 
-/// Applies `commands` for a step of `dt` seconds; returns the effort law of every link (per body,
-/// per link) and warnings. `forced` lists the rigid bodies that received user forces: they are
+/// Applies `commands` for a step of `dt` seconds; writes the effort law of every link into `laws`
+/// (per body, per link; the vectors' storage is reused) and returns warnings in `warnings`. `forced` lists the rigid bodies that received user forces: they are
 /// reset first and refilled.
 pub(crate) fn apply_commands(
     world: &mut BuiltWorld,
@@ -67,7 +67,8 @@ pub(crate) fn apply_commands(
     commands: &Commands,
     forced: &mut Vec<RigidBodyHandle>,
     warnings: &mut Vec<String>,
-) -> Result<Vec<Vec<EffortLaw>>, StepError> {
+    laws: &mut Vec<Vec<EffortLaw>>,
+) -> Result<(), StepError> {
     if commands.bodies.len() > scene.bodies.len() {
         return Err(invalid(format!(
             "commands name {} bodies but the scene has {}",
@@ -82,8 +83,8 @@ pub(crate) fn apply_commands(
         }
     }
     let idle = BodyCommands::default();
-    let mut laws = Vec::with_capacity(scene.bodies.len());
-    for (b, scene_body) in scene.bodies.iter().enumerate() {
+    laws.resize_with(scene.bodies.len(), Vec::new);
+    for ((b, scene_body), body_laws) in scene.bodies.iter().enumerate().zip(laws.iter_mut()) {
         let body_commands = commands.bodies.get(b).unwrap_or(&idle);
         let name = &scene_body.name;
         match &body_commands.root_target {
@@ -99,7 +100,7 @@ pub(crate) fn apply_commands(
                 links.len()
             )));
         }
-        let mut body_laws = Vec::with_capacity(links.len());
+        body_laws.clear();
         for (l, link) in links.iter().enumerate() {
             let command = body_commands.joints.get(l).copied().unwrap_or_default();
             let joint = world.bodies.get(b).and_then(|s| s.links.get(l)).and_then(|s| s.joint);
@@ -147,9 +148,8 @@ pub(crate) fn apply_commands(
             rb.add_torque(convert::vector(&wrench.torque), true);
             forced.push(handle);
         }
-        laws.push(body_laws);
     }
-    Ok(laws)
+    Ok(())
 }
 
 /// A command the step cannot apply.

@@ -17,8 +17,9 @@
 //! - **Shapes.** Box, Sphere, Cylinder, Capsule and Cone, in Choreonoid's convention (axis along
 //!   local +Y), which is also parry's.
 //! - **Materials.** Per link pair, the scene's contact table gives static and dynamic friction
-//!   and restitution; a contact-modification hook writes them into every contact manifold. Each
-//!   manifold keeps a stick/slip state: static friction while it sticks, dynamic friction once
+//!   and restitution; a contact-modification hook writes them into every contact manifold (a
+//!   material whose pairs have one friction coefficient and fit rapier's `Min` rule carries its
+//!   coefficients on its colliders instead, `combined_coefficients.rs`). Each manifold keeps a stick/slip state: static friction while it sticks, dynamic friction once
 //!   even the full static cone cannot stop its slip (slip speed above 1e-4 m/s, Choreonoid's AIST
 //!   threshold), static again when the slip falls below it — so the creep of rapier's soft
 //!   contacts never counts as sliding (see the hook's docs).
@@ -126,6 +127,7 @@
 //! rapier is built without its `parallel` feature; the world is built in scene order and contacts
 //! are read in a fixed order, so two runs of the same scene and commands are bit-identical.
 
+mod combined_coefficients;
 mod commands;
 mod convert;
 mod error;

@@ -31,6 +31,8 @@ pub(crate) struct RapierEngine {
     materials: LinkMaterials,
     /// The state before the last step, kept to be read into by the next.
     spare_state: SceneState,
+    /// The effort law of every link in the step (per body, per link), kept for its storage.
+    laws: Vec<Vec<EffortLaw>>,
     time: f64,
     steps: u64,
     /// Rigid bodies holding user forces from the last step (reset before the next).
@@ -73,6 +75,7 @@ impl RapierEngine {
             multibody_links,
             materials: LinkMaterials::of_scene(&scene),
             spare_state: SceneState::default(),
+            laws: Vec::new(),
             scene,
             options,
             world,
@@ -219,8 +222,17 @@ impl RapierEngine {
         let mut warnings = Vec::new();
         let scene = Arc::clone(&self.scene);
 
-        let laws = report.time("apply_commands", || {
-            apply_commands(&mut self.world, &scene, dt, commands, &mut self.forced, &mut warnings)
+        let laws = &mut self.laws;
+        report.time("apply_commands", || {
+            apply_commands(
+                &mut self.world,
+                &scene,
+                dt,
+                commands,
+                &mut self.forced,
+                &mut warnings,
+                laws,
+            )
         })?;
         // A plain step (no points) only disables the joints of a previous hosted step, if any.
         let applied = if points.is_empty() {
@@ -233,7 +245,7 @@ impl RapierEngine {
         };
         report.time("physics_step", || self.physics_step(dt));
         let mut state = std::mem::take(&mut self.spare_state);
-        report.time("read_state", || read_state_into(&self.world, &laws, &mut state));
+        report.time("read_state", || read_state_into(&self.world, &self.laws, &mut state));
         if let Some(error) = self.divergence(&state) {
             // Keep the last finite state and contacts; refuse further steps.
             self.contacts.freeze();

@@ -6,18 +6,21 @@
 //!   `MultibodyJointSet`): a dynamic root is a floating base, a fixed root is welded to the world.
 //! - Mass properties come from the links (mass, centre of mass, full inertia tensor, diagonalised
 //!   by `MassProperties::with_inertia_matrix`); colliders have density 0 and add nothing.
-//! - Each collider carries its link in `user_data` and asks for the material hook.
+//! - Each collider carries its link in `user_data`. Its contact coefficients come from the material
+//!   hook, or, for a material whose pairs rapier's `Min` rule combines exactly, from the collider
+//!   itself (`combined_coefficients.rs`).
 //! - Extra joints (closed loops) become impulse joints between their links' bodies (loops.rs).
 
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 use rapier3d_f64::math::Matrix;
 use rapier3d_f64::prelude::{
-    ActiveHooks, ColliderBuilder, GenericJointBuilder, JointAxesMask, JointAxis, MassProperties, MultibodyJointHandle,
-    PhysicsWorld, RigidBodyBuilder, RigidBodyHandle, RigidBodyType,
+    ActiveHooks, CoefficientCombineRule, ColliderBuilder, GenericJointBuilder, JointAxesMask, JointAxis,
+    MassProperties, MultibodyJointHandle, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle, RigidBodyType,
 };
 use tribo_engine::{BuildError, LinkRef, Scene, SceneBody};
 use tribo_model::JointKind;
 
+use crate::combined_coefficients::CombinedCoefficients;
 use crate::convert;
 use crate::error::BodyError;
 use crate::layout::Layout;
@@ -106,9 +109,10 @@ pub(crate) fn build_world(scene: &Scene, options: &RapierOptions) -> Result<Buil
     let mut physics = PhysicsWorld::new();
     physics.gravity = convert::vector(&scene.gravity);
     let mut bodies = Vec::with_capacity(scene.bodies.len());
+    let coefficients = CombinedCoefficients::of_scene(scene);
     for (index, scene_body) in scene.bodies.iter().enumerate() {
         let slots = check_materials(scene, scene_body)
-            .and_then(|()| build_body(&mut physics, index, scene_body, options))
+            .and_then(|()| build_body(&mut physics, index, scene_body, &coefficients, options))
             .map_err(|e| BuildError::Body {
                 engine: "rapier",
                 body: scene_body.name.clone(),
@@ -127,6 +131,7 @@ fn build_body(
     physics: &mut PhysicsWorld,
     body_index: usize,
     scene_body: &SceneBody,
+    coefficients: &CombinedCoefficients,
     options: &RapierOptions,
 ) -> Result<BodySlots, BodyError> {
     // The scene's checks (also run by scene assembly), located at the `.body` line of the link;
@@ -203,13 +208,22 @@ fn build_body(
                 let collider = ColliderBuilder::new(geometry)
                     .position(convert::pose(&(layout.link_in_body[i] * shape.pose)))
                     .density(0.0)
-                    .friction(0.0)
-                    .restitution(0.0)
                     .user_data(encode_link(LinkRef {
                         body: body_index,
                         link: i,
-                    }))
-                    .active_hooks(ActiveHooks::MODIFY_SOLVER_CONTACTS);
+                    }));
+                let material = scene_body.link_materials.get(i).copied();
+                let collider = match material.and_then(|m| coefficients.of(m)) {
+                    Some((friction, restitution)) => collider
+                        .friction(friction)
+                        .restitution(restitution)
+                        .friction_combine_rule(CoefficientCombineRule::Min)
+                        .restitution_combine_rule(CoefficientCombineRule::Min),
+                    None => collider
+                        .friction(0.0)
+                        .restitution(0.0)
+                        .active_hooks(ActiveHooks::MODIFY_SOLVER_CONTACTS),
+                };
                 physics
                     .colliders
                     .insert_with_parent(collider, handle, &mut physics.bodies);
