@@ -15,7 +15,8 @@ What it does:
    the measurements rotated by one every round; tribo's engines and raw rapier through
    `tribo-bench time`, MuJoCo through bench/mujoco_time.py; RAYON_NUM_THREADS=1 and
    OPENBLAS_NUM_THREADS=1 (one thread everywhere, as MuJoCo steps); a short scene's measurement
-   is the median of SHORT_SCENE_RUNS runs in that process, each from a fresh build;
+   is the median of SHORT_SCENE_RUNS runs in that process (the walks': WALK_RUNS), each from a
+   fresh build;
 5. prints one markdown report: machine, date, load average before and after, the ratio table
    (medians of per-round ratios) and the N-box scaling tables; writes it with the raw per-round
    numbers to bench/out/ (git-ignored).
@@ -50,6 +51,10 @@ PILE_ENGINES = ["mujoco", "raw-rapier", "pgs", "rapier"]
 # of the machine's noise. Longer scenes run once per measurement.
 SHORT_SCENE_RUNS = 5
 
+# Runs per measurement of the two walks (a fraction of a second to two seconds of CPU each): the
+# walk ratios moved between 0.77 and 0.96 from one report to the next when each ran once.
+WALK_RUNS = 3
+
 
 def scenes(quick):
     """(name, project, phases, engines, runs) of every measurement; phases are step ranges from
@@ -58,11 +63,12 @@ def scenes(quick):
     walk = "1-1500" if quick else "1-6700"
     walker = "1-1000" if quick else "1-3800"
     short = 1 if quick else SHORT_SCENE_RUNS
+    walks = 1 if quick else WALK_RUNS
     out = [
         ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"], short),
-        ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], 1),
+        ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], walks),
         ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["pgs", "cslc"], short),
-        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"], 1),
+        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"], walks),
     ]
     for n in PILE_SIZES:
         out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else 1))
@@ -186,7 +192,7 @@ def main():
             f"Load average (1, 5, 15 min) before: {load_before}; after each round: {'; '.join(loads)}; after: {load_after}.",
             f"Code: {git_commit()}; MuJoCo {mujoco_version} (PyPI); {rounds} interleaved round(s){' (--quick)' if args.quick else ''}, {elapsed:.0f} s.",
             "",
-            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement, each from a fresh build, and each measurement is the median of its runs.",
+            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement and the two walks {1 if args.quick else WALK_RUNS} times, each from a fresh build, and each measurement is the median of its runs.",
             "",
             tables.anchor_table(results, anchor_rows(args.quick)),
             "",
