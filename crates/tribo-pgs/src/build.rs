@@ -10,6 +10,8 @@
 //! fixed root is a `Joint::Fixed` body whose placement is the root pose (a kinematic root changes
 //! that placement every step it receives a target).
 
+use std::sync::Arc;
+
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use parry3d_f64::shape::SharedShape;
 use tribo_engine::SceneBody;
@@ -35,21 +37,24 @@ pub(crate) struct Collider {
 #[derive(Clone)]
 pub(crate) struct BodyModel {
     pub name: String,
-    pub tree: Tree,
+    /// The multibody tree. It and the link tables below are shared between the free bodies of a
+    /// scene built from the same model (`step.rs`, *Shared models*); a kinematic root's move
+    /// takes its own copy of the tree.
+    pub tree: Arc<Tree>,
     /// Tree body index of every link.
-    pub carrier: Vec<usize>,
+    pub carrier: Arc<Vec<usize>>,
     /// Pose of every link frame in its carrier's frame.
-    pub link_in_carrier: Vec<Isometry3<f64>>,
+    pub link_in_carrier: Arc<Vec<Isometry3<f64>>>,
     /// Velocity index of every link's 1-dof joint.
-    pub link_dof: Vec<Option<usize>>,
+    pub link_dof: Arc<Vec<Option<usize>>>,
     /// Position index of every link's 1-dof joint.
-    pub link_q: Vec<Option<usize>>,
+    pub link_q: Arc<Vec<Option<usize>>>,
     /// Parent tree body of every tree body (for the adjacency rule).
-    pub tree_parent: Vec<Option<usize>>,
+    pub tree_parent: Arc<Vec<Option<usize>>>,
     /// The root is attached to the world (fixed or kinematic).
     pub fixed_root: bool,
     pub self_collision: bool,
-    pub colliders: Vec<Collider>,
+    pub colliders: Arc<Vec<Collider>>,
 }
 
 impl BodyModel {
@@ -58,10 +63,27 @@ impl BodyModel {
         self.tree.nv() > 0
     }
 
+    /// Makes this model, built from the same scene model as `first` with a free root, share
+    /// `first`'s tree and link tables (equal to its own: a free root's depend on the model only).
+    pub fn share_with(&mut self, first: &BodyModel) {
+        self.tree = Arc::clone(&first.tree);
+        self.carrier = Arc::clone(&first.carrier);
+        self.link_in_carrier = Arc::clone(&first.link_in_carrier);
+        self.link_dof = Arc::clone(&first.link_dof);
+        self.link_q = Arc::clone(&first.link_q);
+        self.tree_parent = Arc::clone(&first.tree_parent);
+        self.colliders = Arc::clone(&first.colliders);
+    }
+
     /// Moves a fixed root to `pose` (a kinematic target) in place and returns its previous
     /// placement, to put back with [`Tree::restore_root_placement`] if the step fails.
     pub fn set_root_placement(&mut self, pose: &Isometry3<f64>) -> Result<RootPlacement, tribo_multibody::Error> {
-        self.tree.set_root_placement(pose)
+        Arc::make_mut(&mut self.tree).set_root_placement(pose)
+    }
+
+    /// Puts a root moved by [`Self::set_root_placement`] back where it was.
+    pub fn restore_root_placement(&mut self, previous: RootPlacement) {
+        Arc::make_mut(&mut self.tree).restore_root_placement(previous);
     }
 }
 
@@ -165,15 +187,15 @@ pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Resu
     }
     let model = BodyModel {
         name: body.name.clone(),
-        tree,
-        carrier,
-        link_in_carrier,
-        link_dof,
-        link_q,
-        tree_parent,
+        tree: Arc::new(tree),
+        carrier: Arc::new(carrier),
+        link_in_carrier: Arc::new(link_in_carrier),
+        link_dof: Arc::new(link_dof),
+        link_q: Arc::new(link_q),
+        tree_parent: Arc::new(tree_parent),
         fixed_root,
         self_collision: self_collision.unwrap_or(body.self_collision),
-        colliders,
+        colliders: Arc::new(colliders),
     };
     check_mass_matrix(&model, &state)?;
     Ok((model, state))

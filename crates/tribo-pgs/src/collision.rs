@@ -456,6 +456,7 @@ mod tests {
     use nalgebra::{Matrix3, Translation3, UnitQuaternion};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+    use std::sync::Arc;
     use tribo_multibody::{Body as TreeBody, Joint, LinkInertia, Tree};
 
     use super::*;
@@ -504,15 +505,15 @@ mod tests {
         }
         BodyModel {
             name: String::new(),
-            carrier: (0..parents.len()).collect(),
-            link_in_carrier: vec![Isometry3::identity(); parents.len()],
-            link_dof: vec![None; parents.len()],
-            link_q: vec![None; parents.len()],
-            tree_parent: parents.to_vec(),
+            carrier: Arc::new((0..parents.len()).collect()),
+            link_in_carrier: Arc::new(vec![Isometry3::identity(); parents.len()]),
+            link_dof: Arc::new(vec![None; parents.len()]),
+            link_q: Arc::new(vec![None; parents.len()]),
+            tree_parent: Arc::new(parents.to_vec()),
             fixed_root: fixed,
             self_collision,
-            colliders,
-            tree,
+            colliders: Arc::new(colliders),
+            tree: Arc::new(tree),
         }
     }
 
@@ -566,7 +567,7 @@ mod tests {
                     (0..n).map(|_| random_pose(&mut rng, reach)).collect()
                 })
                 .collect();
-            models[0].colliders[0].shape = SharedShape::cuboid(2.0, 2.0, 0.1);
+            Arc::make_mut(&mut models[0].colliders)[0].shape = SharedShape::cuboid(2.0, 2.0, 0.1);
             let mut margin = if trial % 3 == 0 { 0.0 } else { 1e-3 };
             // Every fourth trial, axis-aligned boxes on a grid of 1/16 m, without margin: their
             // faces often touch exactly (bounds equal to the last bit), which counts as overlap.
@@ -574,7 +575,7 @@ mod tests {
             if grid {
                 margin = 0.0;
                 for model in models.iter_mut() {
-                    for collider in model.colliders.iter_mut() {
+                    for collider in Arc::make_mut(&mut model.colliders).iter_mut() {
                         let mut half = || f64::from(rng.random_range(1..4)) / 16.0;
                         collider.shape = SharedShape::cuboid(half(), half(), half());
                         collider.pose_in_carrier = grid_pose(&mut rng, 2);

@@ -27,9 +27,9 @@ pub fn body_dynamics(body: &SceneBody) -> Result<BodyDynamics, BuildError> {
         reason: e.to_string(),
     })?;
     Ok(BodyDynamics {
-        tree: model.tree,
+        tree: std::sync::Arc::unwrap_or_clone(model.tree),
         state,
-        link_q: model.link_q,
-        link_dof: model.link_dof,
+        link_q: std::sync::Arc::unwrap_or_clone(model.link_q),
+        link_dof: std::sync::Arc::unwrap_or_clone(model.link_dof),
     })
 }

@@ -126,6 +126,33 @@ struct Solved {
     stalled: bool,
 }
 
+/// **Shared models.** The free bodies of a scene built from one model (the cubes of a pile) have
+/// equal trees and link tables: a free root's tree holds the model's links and an identity
+/// placement, the body's pose being its state. They share one copy, so that a step's per-body
+/// stages read the same tree and tables instead of one copy per body each (at 1000 cubes those
+/// copies do not stay in the cache from one stage to the next; BENCHMARKS.md, "pgs: shared
+/// models"). A fixed root's tree holds its pose, and is its own.
+#[derive(Default)]
+struct SharedModels {
+    /// The first free body built from each scene model (by the model's address).
+    by_model: Vec<(*const tribo_model::Body, BodyModel)>,
+}
+
+impl SharedModels {
+    /// Makes `model` (just built from `body`) share an earlier free body's tree and tables when
+    /// both come from the same scene model.
+    fn share(&mut self, body: &tribo_engine::SceneBody, model: &mut BodyModel) {
+        if model.fixed_root {
+            return;
+        }
+        let key = Arc::as_ptr(&body.model);
+        match self.by_model.iter().find(|(k, _)| *k == key) {
+            Some((_, first)) => model.share_with(first),
+            None => self.by_model.push((key, model.clone())),
+        }
+    }
+}
+
 /// A failed stage: a divergence (naming the body) or another step error.
 enum Failure {
     Diverged { body: usize, what: String },
@@ -147,9 +174,11 @@ impl PgsEngine {
         };
         let mut models = Vec::with_capacity(scene.bodies.len());
         let mut states = Vec::with_capacity(scene.bodies.len());
+        let mut shared = SharedModels::default();
         for body in &scene.bodies {
-            let (model, state) =
+            let (mut model, state) =
                 build_body(body, options.self_collision).map_err(|e| body_error(&body.name, e.to_string()))?;
+            shared.share(body, &mut model);
             models.push(model);
             states.push(state);
         }
@@ -234,7 +263,7 @@ impl PgsEngine {
     fn restore_kinematic_roots(&mut self) {
         for (b, previous) in self.scratch.moved_roots.drain(..) {
             if let Some(model) = self.models.get_mut(b) {
-                model.tree.restore_root_placement(previous);
+                model.restore_root_placement(previous);
             }
         }
     }
@@ -756,5 +785,58 @@ mod tests {
             ),
             "{error:?}"
         );
+    }
+
+    /// Cubes of one model on a floor, each cube its own model (`shared: false`) or all of them
+    /// one `Arc` (as a project that names one `.body` file for every cube loads them), the last
+    /// cube fixed in the air.
+    fn cubes(shared: bool) -> Arc<Scene> {
+        use tribo_testkit::{ground, pair_table, place, scene, solid};
+        let table = pair_table(0.5, 0.5, 0.0);
+        let cube = || {
+            let size = nalgebra::Vector3::repeat(0.1);
+            solid("box", tribo_model::Geometry::Box { size }, 1.0, "Thing")
+        };
+        let mut bodies = vec![ground(0.0, &table)];
+        for (i, fixed) in [false, false, false, true].into_iter().enumerate() {
+            let pose = Isometry3::translation(0.15 * i as f64, 0.0, 0.05 + 0.01 * i as f64);
+            bodies.push(place(&format!("cube{i}"), cube(), pose, fixed, &table));
+        }
+        if shared {
+            let model = Arc::clone(&bodies[1].model);
+            for body in &mut bodies[2..] {
+                body.model = Arc::clone(&model);
+            }
+        }
+        scene(bodies, table)
+    }
+
+    #[test]
+    fn free_bodies_of_one_model_share_it_and_step_as_with_their_own() {
+        let shared = PgsEngine::new(cubes(true), PgsOptions::default()).expect("builds");
+        let [_, a, b, c, fixed] = &shared.models[..] else {
+            unreachable!("five bodies")
+        };
+        for other in [b, c] {
+            assert!(Arc::ptr_eq(&a.tree, &other.tree));
+            assert!(Arc::ptr_eq(&a.colliders, &other.colliders));
+            assert!(Arc::ptr_eq(&a.carrier, &other.carrier));
+            assert!(Arc::ptr_eq(&a.link_in_carrier, &other.link_in_carrier));
+        }
+        assert!(!Arc::ptr_eq(&a.tree, &fixed.tree), "a fixed root's tree holds its pose");
+        assert_eq!(b.name, "cube1");
+
+        let own = PgsEngine::new(cubes(false), PgsOptions::default()).expect("builds");
+        assert!(!Arc::ptr_eq(&own.models[1].tree, &own.models[2].tree));
+        let mut engines = [shared, own];
+        let commands = Commands::default();
+        for _ in 0..100 {
+            for engine in &mut engines {
+                engine.step(0.002, &commands).expect("steps");
+            }
+        }
+        let [shared, own] = &engines;
+        assert!(shared.contacts().len() >= 12, "the free cubes rest on the floor");
+        assert_eq!(shared.state().bodies, own.state().bodies);
     }
 }
