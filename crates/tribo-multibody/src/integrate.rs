@@ -103,9 +103,11 @@ pub struct VelocityStep {
     work: StepWork,
 }
 
-/// The working vectors of [`prepare_velocity_step_into`].
+/// The working vectors of [`prepare_velocity_step_with`]: nothing in them outlives the call, so
+/// one serves every body of a scene stepped in turn (their storage is reused; the bodies' own
+/// [`VelocityStep`]s then hold only what the step hands on).
 #[derive(Clone, Debug, Default)]
-struct StepWork {
+pub struct StepWork {
     tau: DVector<f64>,
     momentum: DVector<f64>,
     rhs: DVector<f64>,
@@ -165,6 +167,21 @@ pub fn prepare_velocity_step_into(
     inputs: &StepInputs,
     step: &mut VelocityStep,
 ) -> Result<(), Error> {
+    let mut work = std::mem::take(&mut step.work);
+    let result = prepare_velocity_step_with(kin, dt, inputs, step, &mut work);
+    step.work = work;
+    result
+}
+
+/// [`prepare_velocity_step_into`] with the working vectors in `work` instead of `step`'s own:
+/// bit for bit the same results.
+pub fn prepare_velocity_step_with(
+    kin: &Kinematics,
+    dt: f64,
+    inputs: &StepInputs,
+    step: &mut VelocityStep,
+    work: &mut StepWork,
+) -> Result<(), Error> {
     if !(dt.is_finite() && dt > 0.0) {
         return Err(Error::InvalidTimeStep { dt });
     }
@@ -178,7 +195,7 @@ pub fn prepare_velocity_step_into(
         v_free,
         actuation,
         saturated: saturated_dofs,
-        work,
+        work: _,
     } = step;
     *step_dt = dt;
     let StepWork {

@@ -118,7 +118,7 @@ pub use error::Error;
 pub use factor::{DelassusWork, TreeFactorisation};
 pub use integrate::{
     finish_step, finish_step_into, forward_dynamics, prepare_velocity_step, prepare_velocity_step_into,
-    step_semi_implicit, StepInputs, VelocityStep,
+    prepare_velocity_step_with, step_semi_implicit, StepInputs, StepWork, VelocityStep,
 };
 pub use jacobian::{frame_jacobian, point_jacobian, point_jacobian_into, spatial_jacobian};
 pub use joint::Joint;

@@ -1,13 +1,14 @@
 //! A velocity step rebuilt in kept storage equals one built afresh, bit for bit, whatever the kept
-//! step held before (another state, another tree, saturated efforts, a PD servo or none).
+//! step held before (another state, another tree, saturated efforts, a PD servo or none), and
+//! whatever working vectors it is built with (its own, or one set shared by several trees).
 
 mod common;
 
 use common::{mixed_chain, random_state, random_vector, rng};
 use nalgebra::{DMatrix, DVector, Vector3};
 use tribo_multibody::{
-    prepare_velocity_step, prepare_velocity_step_into, sample_trees, Kinematics, PdControl, StepInputs, Tree,
-    VelocityStep,
+    prepare_velocity_step, prepare_velocity_step_into, prepare_velocity_step_with, sample_trees, Kinematics, PdControl,
+    StepInputs, StepWork, Tree, VelocityStep,
 };
 
 const DT: f64 = 0.002;
@@ -47,7 +48,8 @@ fn assert_factors_rebuild_the_system(step: &VelocityStep) {
 
 /// Steps of `tree` at random states, each built into the storage `kept` (replaced by the result).
 /// Returns how many of them saturated an effort.
-fn check(tree: &Tree, seed: u64, kept: &mut Option<VelocityStep>) -> usize {
+/// With `shared`, the steps are built with those working vectors instead of the step's own.
+fn check(tree: &Tree, seed: u64, kept: &mut Option<VelocityStep>, mut shared: Option<&mut StepWork>) -> usize {
     let mut saturating = 0;
     let mut rng = rng(seed);
     let gravity = Vector3::new(0.0, 0.0, -9.81);
@@ -63,7 +65,11 @@ fn check(tree: &Tree, seed: u64, kept: &mut Option<VelocityStep>) -> usize {
         }
         let fresh = prepare_velocity_step(&kin, DT, &inputs).expect("solvable");
         let mut step = kept.take().unwrap_or_else(|| fresh.clone());
-        prepare_velocity_step_into(&kin, DT, &inputs, &mut step).expect("solvable");
+        match shared.as_deref_mut() {
+            Some(work) => prepare_velocity_step_with(&kin, DT, &inputs, &mut step, work),
+            None => prepare_velocity_step_into(&kin, DT, &inputs, &mut step),
+        }
+        .expect("solvable");
         assert!(same(&fresh, &step), "round {round}");
         assert_factors_rebuild_the_system(&step);
         saturating += usize::from(!step.saturated.is_empty());
@@ -76,7 +82,19 @@ fn check(tree: &Tree, seed: u64, kept: &mut Option<VelocityStep>) -> usize {
 fn kept_storage_gives_the_same_velocity_step() {
     let mut kept = None;
     let humanoid = sample_trees::humanoid().expect("valid");
-    let saturating = check(&humanoid, 7, &mut kept) + check(&mixed_chain(), 8, &mut kept);
+    let saturating = check(&humanoid, 7, &mut kept, None) + check(&mixed_chain(), 8, &mut kept, None);
     assert!(saturating > 0, "no step saturated an effort");
-    check(&humanoid, 9, &mut kept);
+    check(&humanoid, 9, &mut kept, None);
+}
+
+#[test]
+fn working_vectors_shared_by_two_trees_give_the_same_velocity_steps() {
+    let mut work = StepWork::default();
+    let humanoid = sample_trees::humanoid().expect("valid");
+    let chain = mixed_chain();
+    let (mut kept_humanoid, mut kept_chain) = (None, None);
+    for seed in 0..3 {
+        check(&humanoid, 20 + seed, &mut kept_humanoid, Some(&mut work));
+        check(&chain, 30 + seed, &mut kept_chain, Some(&mut work));
+    }
 }

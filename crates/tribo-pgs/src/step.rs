@@ -23,8 +23,8 @@ use tribo_engine::{
 use tribo_engine::{LinkRef, Scene};
 use tribo_lcp::{Pgs, PgsOptions as LcpOptions};
 use tribo_multibody::{
-    prepare_velocity_step, prepare_velocity_step_into, Kinematics, KinematicsData, RootPlacement, State, StepInputs,
-    VelocityStep,
+    prepare_velocity_step, prepare_velocity_step_with, Kinematics, KinematicsData, RootPlacement, State, StepInputs,
+    StepWork, VelocityStep,
 };
 
 use crate::build::{build_body, BodyModel};
@@ -108,6 +108,9 @@ struct StepScratch {
     next_kinematics: Vec<KinematicsData>,
     /// Each body's velocity step (`None` for a body without dynamics); their actuation is read out.
     velocity_steps: Vec<Option<VelocityStep>>,
+    /// The working vectors of the velocity steps, one for every body in turn (tribo-multibody
+    /// `prepare_velocity_step_with`): they stay in the cache from one body to the next.
+    step_work: StepWork,
     /// The kinematic roots this step moved, with their placements before it: a step that fails
     /// after moving them puts these back, so that only a committed step moves a root.
     moved_roots: Vec<(usize, RootPlacement)>,
@@ -324,6 +327,7 @@ impl PgsEngine {
         let gravity = self.scene.gravity;
         let link_names = &self.link_names;
         let velocity_steps = &mut self.scratch.velocity_steps;
+        let step_work = &mut self.scratch.step_work;
         velocity_steps.resize_with(models.len(), || None);
         report.time("dynamics", || {
             for (b, ((model, kin), slot)) in models
@@ -354,7 +358,7 @@ impl PgsEngine {
                     inputs = inputs.with_external(external);
                 }
                 match slot {
-                    Some(step) => prepare_velocity_step_into(kin, dt, &inputs, step),
+                    Some(step) => prepare_velocity_step_with(kin, dt, &inputs, step, step_work),
                     None => prepare_velocity_step(kin, dt, &inputs).map(|step| *slot = Some(step)),
                 }
                 .map_err(|e| diverged(b, e))?;
