@@ -31,6 +31,8 @@ pub(crate) struct Collider {
     pub shape: SharedShape,
     /// Pose of the shape in the carrier frame.
     pub pose_in_carrier: Isometry3<f64>,
+    /// Radius about the shape's origin that contains it, m (`recycle.rs`, [`crate::recycle::reach`]).
+    pub reach: f64,
 }
 
 /// A scene body as the engine simulates it.
@@ -160,13 +162,15 @@ pub(crate) fn build_body(body: &SceneBody, self_collision: Option<bool>) -> Resu
     let mut colliders = Vec::new();
     for (i, link) in links.iter().enumerate() {
         for shape in &link.shapes {
+            let shape_of_link = shared_shape(&shape.geometry).map_err(|reason| BodyError::Shape {
+                link: link.name.clone(),
+                reason,
+            })?;
             colliders.push(Collider {
                 link: i,
                 carrier: carrier[i],
-                shape: shared_shape(&shape.geometry).map_err(|reason| BodyError::Shape {
-                    link: link.name.clone(),
-                    reason,
-                })?,
+                reach: crate::recycle::reach(shape_of_link.as_ref()),
+                shape: shape_of_link,
                 pose_in_carrier: link_in_carrier[i] * shape.pose,
             });
         }

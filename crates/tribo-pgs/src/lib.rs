@@ -126,6 +126,7 @@
 //! | `erp` | Baumgarte factor β | – | 0.2 | [0, 1] |
 //! | `contact_slop` | penetration left uncorrected | m | 1e-4 | ≥ 0 |
 //! | `contact_margin` | gap below which a contact enters the LCP | m | 1e-3 | ≥ 0 |
+//! | `contact_recycling_distance` | relative drift of a shape pair below which its last narrow-phase points are reused (`recycle.rs`); 0 queries every pair every step | m | 1e-5 | ≥ 0 |
 //! | `restitution_threshold` | lower bound of the restitution speed threshold | m/s | 1e-4 | ≥ 0 |
 //! | `slip_threshold` | slip speed above which dynamic friction applies | m/s | 1e-4 | ≥ 0 |
 //! | `self_collision` | override every body's self-collision flag | – | from the scene | bool |
@@ -154,6 +155,7 @@ mod integrate;
 mod islands;
 mod options;
 mod readout;
+mod recycle;
 mod sharing;
 mod solve;
 mod step;

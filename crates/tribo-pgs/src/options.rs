@@ -47,6 +47,7 @@ pub(crate) struct PgsOptions {
     pub erp: f64,
     pub contact_slop: f64,
     pub contact_margin: f64,
+    pub contact_recycling_distance: f64,
     pub restitution_threshold: f64,
     pub slip_threshold: f64,
     pub self_collision: Option<bool>,
@@ -69,6 +70,7 @@ impl Default for PgsOptions {
             erp: 0.2,
             contact_slop: 1e-4,
             contact_margin: 1e-3,
+            contact_recycling_distance: 1e-5,
             restitution_threshold: 1e-4,
             slip_threshold: 1e-4,
             self_collision: None,
@@ -90,6 +92,7 @@ impl PgsOptions {
             ("tolerance", o.tolerance),
             ("contact_slop", o.contact_slop),
             ("contact_margin", o.contact_margin),
+            ("contact_recycling_distance", o.contact_recycling_distance),
             ("restitution_threshold", o.restitution_threshold),
             ("slip_threshold", o.slip_threshold),
             ("culling_distance", o.culling_distance),
@@ -143,7 +146,7 @@ mod tests {
     fn every_key_is_read() {
         let o = parse(
             "solver: lemke\nfriction_cone: pyramid8\niterations: 30\ntolerance: 1e-6\nover_relaxation: 1.3\n\
-             erp: 0.1\ncontact_slop: 0.001\ncontact_margin: 0.002\nrestitution_threshold: 0.01\n\
+             erp: 0.1\ncontact_slop: 0.001\ncontact_margin: 0.002\ncontact_recycling_distance: 0.0\nrestitution_threshold: 0.01\n\
              slip_threshold: 0.001\nself_collision: true\nculling_distance: 0.01\nculling_depth: 0.1\n\
              max_num_contact_points: 2\nlemke_max_contacts: 10\nload_sharing: 0.5\nsubspace_rows: 40\n",
         )
@@ -157,6 +160,7 @@ mod tests {
             erp: 0.1,
             contact_slop: 0.001,
             contact_margin: 0.002,
+            contact_recycling_distance: 0.0,
             restitution_threshold: 0.01,
             slip_threshold: 0.001,
             self_collision: Some(true),

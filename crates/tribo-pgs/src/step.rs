@@ -367,11 +367,12 @@ impl PgsEngine {
         })?;
         let velocity_steps: &[Option<VelocityStep>] = velocity_steps;
         let margin = self.options.contact_margin;
+        let recycle_distance = self.options.contact_recycling_distance;
         let excluded = &self.excluded;
         let collision_scratch = &mut self.scratch.collision;
         let pairs = report.time("collision", || {
             let poses: Vec<&[Isometry3<f64>]> = kinematics.iter().map(|k| k.poses()).collect();
-            let mut pairs = detect(models, &poses, margin, collision_scratch);
+            let mut pairs = detect(models, &poses, margin, recycle_distance, collision_scratch);
             if !excluded.is_empty() {
                 pairs.retain(|pair, _| !excluded.contains(pair));
             }
