@@ -11,7 +11,9 @@
 //!    PD gains are implicit (stable at Choreonoid's SR1 gains P 8000, D 100 at 2 ms), efforts are
 //!    explicit, both clamped to `max_effort`.
 //! 3. `collision` (collision.rs): sort-and-sweep over world AABBs, then parry's contact manifolds;
-//!    adjacent links never collide, links of one body only with self-collision.
+//!    adjacent links never collide, links of one body only with self-collision. A pair whose
+//!    relative pose drifted less than `contact_recycling_distance` since its last manifold query
+//!    reuses that query's points, moved with the bodies and their depths recomputed (recycle.rs).
 //! 4. `contact_build` (culling.rs, contacts.rs, degenerate.rs): AIST culling per link pair,
 //!    material lookup, contact frames, Jacobian rows, normal targets (stabilisation, restitution,
 //!    compliance); contacts whose normal no joint can move (zero Delassus diagonal, e.g. a
