@@ -213,13 +213,10 @@ pub(crate) fn detect(
             for point in reused {
                 let dist = point.separation(&pos12);
                 if dist <= margin {
-                    let p1 = vector3(s1.pose * point.point1);
-                    let p2 = vector3(s2.pose * point.point2);
-                    pairs.points.push(RawPoint {
-                        point: (p1 + p2) * 0.5,
-                        normal: vector3(s1.pose.rotation * point.normal1),
-                        depth: -dist,
-                    });
+                    let normal = vector3(s1.pose.rotation * point.normal1);
+                    pairs
+                        .points
+                        .push(raw_point(s1, s2, normal, point.point1, point.point2, dist));
                 }
             }
         } else {
@@ -238,13 +235,8 @@ pub(crate) fn detect(
                 for manifold in &manifolds {
                     let normal = vector3(s1.pose.rotation * manifold.local_n1);
                     for point in &manifold.points {
-                        let p1 = vector3(s1.pose * point.local_p1);
-                        let p2 = vector3(s2.pose * point.local_p2);
-                        pairs.points.push(RawPoint {
-                            point: (p1 + p2) * 0.5,
-                            normal,
-                            depth: -point.dist,
-                        });
+                        let raw = raw_point(s1, s2, normal, point.local_p1, point.local_p2, point.dist);
+                        pairs.points.push(raw);
                     }
                 }
                 kept.keep(key, &pos12, &manifolds, recycle_distance);
@@ -261,6 +253,26 @@ pub(crate) fn detect(
     kept.finish_step();
     *point_capacity = pairs.points.len();
     pairs
+}
+
+/// The contact point of the surface points `local_p1` of shape `s1` and `local_p2` of `s2` (each
+/// in its shape's frame) at separation `dist` along the world `normal`: their midpoint, depth
+/// `-dist`.
+fn raw_point(
+    s1: &Placed,
+    s2: &Placed,
+    normal: Vector3<f64>,
+    local_p1: Vector,
+    local_p2: Vector,
+    dist: f64,
+) -> RawPoint {
+    let p1 = vector3(s1.pose * local_p1);
+    let p2 = vector3(s2.pose * local_p2);
+    RawPoint {
+        point: (p1 + p2) * 0.5,
+        normal,
+        depth: -dist,
+    }
 }
 
 /// Places every shape (`scratch.placed`, in body and collider order) and lists the candidate pairs
