@@ -6,12 +6,14 @@
 //! shape: two quaternion rotations for the point and two more for the normal. The relative pose
 //! `T = T_shape⁻¹ T_pad` is constant over the step (both poses are the step's end poses), so it
 //! is composed once per step as a rotation matrix `R` and a translation `t`:
-//! `q_shape = R q + t`, `m_pad = Rᵀ m_shape` (one 3×3 product each way). Targets that are not a
-//! posed primitive keep the world-frame queries.
+//! `q_shape = R q + t`, `m_pad = Rᵀ m_shape` (one 3×3 product each way). A ball or a half-space
+//! ([`Shape::frame_free`]) needs neither product: its distance `|q − c| − R` or `m·(q − o)` holds
+//! in any frame, so its centre `c` (origin `o`, axis `m`) is placed in the pad frame once per step
+//! instead. Targets that are not a posed primitive keep the world-frame queries.
 
 use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
-use crate::target::{Shape, Target};
+use crate::target::{FrameFree, Shape, Target};
 
 /// One target's frame for the step.
 pub(crate) enum TargetFrame<'a> {
@@ -23,6 +25,17 @@ pub(crate) enum TargetFrame<'a> {
         /// `|t|` when the shape's distance is exact and convex, else `None`: asked for every
         /// sphere near the target ([`TargetFrame::exact_convex_scale`]), so computed once.
         convex_scale: Option<f64>,
+    },
+    /// A primitive with a closed form in any frame ([`Shape::frame_free`]), placed in the pad
+    /// frame: no rotation per query.
+    FrameFree {
+        form: FrameFree,
+        /// The shape origin in the pad frame, `−Rᵀ t`.
+        origin: Point3<f64>,
+        /// The shape's +Z axis in the pad frame, `Rᵀ ẑ`.
+        axis: Vector3<f64>,
+        /// `|t|` ([`TargetFrame::exact_convex_scale`]); both forms are exact and convex.
+        convex_scale: f64,
     },
     /// Any other target, queried in the world.
     World {
@@ -38,6 +51,15 @@ impl<'a> TargetFrame<'a> {
             Some((shape, shape_pose)) => {
                 let relative = shape_pose.inverse() * pad_pose;
                 let translation = relative.translation.vector;
+                if let Some(form) = shape.frame_free() {
+                    let placed = relative.inverse();
+                    return TargetFrame::FrameFree {
+                        form,
+                        origin: Point3::from(placed.translation.vector),
+                        axis: placed.rotation * Vector3::z(),
+                        convex_scale: translation.norm(),
+                    };
+                }
                 TargetFrame::Shape {
                     shape,
                     rotation: relative.rotation.to_rotation_matrix().into_inner(),
@@ -61,6 +83,7 @@ impl<'a> TargetFrame<'a> {
                 translation,
                 ..
             } => shape.local_distance(&Point3::from(rotation * q.coords + translation)),
+            TargetFrame::FrameFree { .. } => self.distance_and_normal(q).0,
             TargetFrame::World { target, pad_pose } => target.distance(&(pad_pose * q)),
         }
     }
@@ -79,6 +102,9 @@ impl<'a> TargetFrame<'a> {
                 let local = Point3::from(rotation * q.coords + translation);
                 Some((shape.local_distance(&local), scale + local.coords.norm()))
             }
+            TargetFrame::FrameFree {
+                origin, convex_scale, ..
+            } => Some((self.distance_and_normal(q).0, convex_scale + (q - origin).norm())),
             _ => None,
         }
     }
@@ -89,6 +115,7 @@ impl<'a> TargetFrame<'a> {
     pub fn exact_convex_scale(&self) -> Option<f64> {
         match self {
             TargetFrame::Shape { convex_scale, .. } => *convex_scale,
+            TargetFrame::FrameFree { convex_scale, .. } => Some(*convex_scale),
             TargetFrame::World { .. } => None,
         }
     }
@@ -106,6 +133,23 @@ impl<'a> TargetFrame<'a> {
                     shape.local_distance_and_normal(&Point3::from(rotation * q.coords + translation));
                 (distance, rotation.tr_mul(&normal))
             }
+            TargetFrame::FrameFree {
+                form: FrameFree::Ball { radius },
+                origin,
+                axis,
+                ..
+            } => {
+                let offset = q - origin;
+                let length = offset.norm();
+                let normal = if length > 1e-300 { offset / length } else { *axis };
+                (length - radius, normal)
+            }
+            TargetFrame::FrameFree {
+                form: FrameFree::HalfSpace,
+                origin,
+                axis,
+                ..
+            } => (axis.dot(&(q - origin)), *axis),
             TargetFrame::World { .. } => (self.distance(q), self.normal(q)),
         }
     }
@@ -119,6 +163,7 @@ impl<'a> TargetFrame<'a> {
                 translation,
                 ..
             } => rotation.tr_mul(&shape.local_normal(&Point3::from(rotation * q.coords + translation))),
+            TargetFrame::FrameFree { .. } => self.distance_and_normal(q).1,
             TargetFrame::World { target, pad_pose } => pad_pose.rotation.inverse() * target.normal(&(pad_pose * q)),
         }
     }
@@ -134,12 +179,12 @@ mod tests {
     use nalgebra::{Translation3, UnitQuaternion};
 
     use super::*;
-    use crate::target::{Cuboid, Posed};
+    use crate::target::{Cuboid, Plane, Posed, Sphere};
 
     /// A target that hides its shape: the world-frame path.
-    struct Opaque(Posed<Cuboid>);
+    struct Opaque<S: Shape>(Posed<S>);
 
-    impl Target for Opaque {
+    impl<S: Shape> Target for Opaque<S> {
         fn distance(&self, x: &Point3<f64>) -> f64 {
             self.0.distance(x)
         }
@@ -149,6 +194,64 @@ mod tests {
         fn surface_velocity(&self, x: &Point3<f64>) -> Vector3<f64> {
             self.0.surface_velocity(x)
         }
+    }
+
+    /// The ball and the half-space, queried in the pad frame without rotating the point, answer
+    /// as the world-frame queries do, the rounding margin's length scale included; at the ball's
+    /// centre the normal is the shape frame's +Z, as `Sphere::local_normal` has it.
+    #[test]
+    fn frame_free_shapes_answer_as_the_world_queries_do() {
+        let pose = Isometry3::from_parts(
+            Translation3::new(0.1, -0.2, 0.3),
+            UnitQuaternion::from_euler_angles(0.3, -0.7, 1.1),
+        );
+        let pad_pose = Isometry3::from_parts(
+            Translation3::new(0.12, -0.18, 0.27),
+            UnitQuaternion::from_euler_angles(-0.4, 0.2, 2.0),
+        );
+        let ball = Posed::new(Sphere { radius: 0.025 }, pose);
+        let plane = Posed::new(Plane, pose);
+        let (opaque_ball, opaque_plane) = (Opaque(ball.clone()), Opaque(plane.clone()));
+        for (direct, world) in [
+            (
+                TargetFrame::new(&ball, &pad_pose),
+                TargetFrame::new(&opaque_ball, &pad_pose),
+            ),
+            (
+                TargetFrame::new(&plane, &pad_pose),
+                TargetFrame::new(&opaque_plane, &pad_pose),
+            ),
+        ] {
+            assert!(matches!(direct, TargetFrame::FrameFree { .. }));
+            for k in 0..50 {
+                let s = k as f64;
+                let q = Point3::new(0.04 * (0.7 * s).sin(), 0.05 * (1.3 * s).cos(), 0.06 * (0.4 * s).sin());
+                // Rounding of one rotation composed differently: a few ulps of 0.1 m.
+                assert!(
+                    (direct.distance(&q) - world.distance(&q)).abs() < 1e-15,
+                    "distance at {q}"
+                );
+                assert!((direct.normal(&q) - world.normal(&q)).norm() < 1e-14, "normal at {q}");
+                let (distance, normal) = direct.distance_and_normal(&q);
+                assert_eq!((distance, normal), (direct.distance(&q), direct.normal(&q)));
+                let posed_scale = pad_pose.inverse_transform_point(&Point3::from(pose.translation.vector));
+                let (exact, scale) = direct.exact_distance(&q).expect("exact and convex");
+                assert_eq!(exact, distance);
+                let expected = (pose.inverse() * pad_pose).translation.vector.norm() + (q - posed_scale).norm();
+                assert!(
+                    (scale - expected).abs() < 1e-15,
+                    "scale at {q}: {scale} against {expected}"
+                );
+            }
+        }
+        let centre = TargetFrame::new(&ball, &pad_pose);
+        let origin = match centre {
+            TargetFrame::FrameFree { origin, .. } => Some(origin),
+            _ => None,
+        }
+        .expect("a ball is frame-free");
+        let up = pad_pose.inverse_transform_vector(&(pose.rotation * Vector3::z()));
+        assert!((centre.normal(&origin) - up).norm() < 1e-15);
     }
 
     #[test]

@@ -67,4 +67,4 @@ pub use geometry::{CslcError, Lattice, LatticeSphere, PadGeometry};
 pub use params::{Acceleration, CslcParams};
 pub use result::{PatchResult, Wrench};
 pub use solver::{CslcPad, StepInput};
-pub use target::{Capsule, Cone, Cuboid, Cylinder, Plane, Posed, Shape, Sphere, Target, Twist};
+pub use target::{Capsule, Cone, Cuboid, Cylinder, FrameFree, Plane, Posed, Shape, Sphere, Target, Twist};

@@ -62,6 +62,27 @@ pub trait Shape: Sync {
     fn exact_convex_distance(&self) -> bool {
         false
     }
+    /// The shape's distance as a closed form that holds in any frame, if it has one: a pad then
+    /// places the shape in its own frame once per step and queries it without rotating each
+    /// point into the shape frame (`frames.rs`). Such a shape must answer exactly as
+    /// `local_distance_and_normal` does, up to rounding.
+    fn frame_free(&self) -> Option<FrameFree> {
+        None
+    }
+}
+
+/// A shape fixed in any frame by a point and a direction ([`Shape::frame_free`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FrameFree {
+    /// A ball about the shape origin: distance `|p − c| − radius`, normal `(p − c)/|p − c|`
+    /// (the shape frame's +Z at the centre itself).
+    Ball {
+        /// Radius, m.
+        radius: f64,
+    },
+    /// The half-space below the shape frame's XY plane: distance `m·(p − o)`, normal `m`, with
+    /// `o` the shape origin and `m` its +Z axis.
+    HalfSpace,
 }
 
 /// A shape placed in the world with a pose and a rigid velocity.
@@ -121,6 +142,9 @@ impl Shape for Plane {
     fn local_normal(&self, _p: &Point3<f64>) -> Vector3<f64> {
         Vector3::z()
     }
+    fn frame_free(&self) -> Option<FrameFree> {
+        Some(FrameFree::HalfSpace)
+    }
 }
 
 /// Ball of radius `radius` centred at the origin.
@@ -148,6 +172,9 @@ impl Shape for Sphere {
             Vector3::z()
         };
         (length - self.radius, normal)
+    }
+    fn frame_free(&self) -> Option<FrameFree> {
+        Some(FrameFree::Ball { radius: self.radius })
     }
 }
 
