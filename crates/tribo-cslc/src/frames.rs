@@ -196,22 +196,48 @@ mod tests {
         }
     }
 
+    /// The pose of the test targets and the pad (world).
+    fn poses() -> (Isometry3<f64>, Isometry3<f64>) {
+        let target = Isometry3::from_parts(
+            Translation3::new(0.1, -0.2, 0.3),
+            UnitQuaternion::from_euler_angles(0.3, -0.7, 1.1),
+        );
+        let pad = Isometry3::from_parts(
+            Translation3::new(0.12, -0.18, 0.27),
+            UnitQuaternion::from_euler_angles(-0.4, 0.2, 2.0),
+        );
+        (target, pad)
+    }
+
+    /// `direct` answers as `world` (the same target queried in the world) at 50 pad-frame points,
+    /// and its combined query as its separate ones; `check` sees each point too.
+    fn assert_answers_as_world(direct: &TargetFrame, world: &TargetFrame, mut check: impl FnMut(&Point3<f64>)) {
+        for k in 0..50 {
+            let s = k as f64;
+            let q = Point3::new(0.04 * (0.7 * s).sin(), 0.05 * (1.3 * s).cos(), 0.06 * (0.4 * s).sin());
+            // Rounding of one rotation composed differently: a few ulps of 0.1 m.
+            assert!(
+                (direct.distance(&q) - world.distance(&q)).abs() < 1e-15,
+                "distance at {q}"
+            );
+            assert!((direct.normal(&q) - world.normal(&q)).norm() < 1e-14, "normal at {q}");
+            let (distance, normal) = direct.distance_and_normal(&q);
+            assert_eq!((distance, normal), (direct.distance(&q), direct.normal(&q)));
+            check(&q);
+        }
+    }
+
     /// The ball and the half-space, queried in the pad frame without rotating the point, answer
     /// as the world-frame queries do, the rounding margin's length scale included; at the ball's
     /// centre the normal is the shape frame's +Z, as `Sphere::local_normal` has it.
     #[test]
     fn frame_free_shapes_answer_as_the_world_queries_do() {
-        let pose = Isometry3::from_parts(
-            Translation3::new(0.1, -0.2, 0.3),
-            UnitQuaternion::from_euler_angles(0.3, -0.7, 1.1),
-        );
-        let pad_pose = Isometry3::from_parts(
-            Translation3::new(0.12, -0.18, 0.27),
-            UnitQuaternion::from_euler_angles(-0.4, 0.2, 2.0),
-        );
+        let (pose, pad_pose) = poses();
         let ball = Posed::new(Sphere { radius: 0.025 }, pose);
         let plane = Posed::new(Plane, pose);
         let (opaque_ball, opaque_plane) = (Opaque(ball.clone()), Opaque(plane.clone()));
+        let shape_origin = pad_pose.inverse_transform_point(&Point3::from(pose.translation.vector));
+        let translation = (pose.inverse() * pad_pose).translation.vector.norm();
         for (direct, world) in [
             (
                 TargetFrame::new(&ball, &pad_pose),
@@ -223,26 +249,15 @@ mod tests {
             ),
         ] {
             assert!(matches!(direct, TargetFrame::FrameFree { .. }));
-            for k in 0..50 {
-                let s = k as f64;
-                let q = Point3::new(0.04 * (0.7 * s).sin(), 0.05 * (1.3 * s).cos(), 0.06 * (0.4 * s).sin());
-                // Rounding of one rotation composed differently: a few ulps of 0.1 m.
-                assert!(
-                    (direct.distance(&q) - world.distance(&q)).abs() < 1e-15,
-                    "distance at {q}"
-                );
-                assert!((direct.normal(&q) - world.normal(&q)).norm() < 1e-14, "normal at {q}");
-                let (distance, normal) = direct.distance_and_normal(&q);
-                assert_eq!((distance, normal), (direct.distance(&q), direct.normal(&q)));
-                let posed_scale = pad_pose.inverse_transform_point(&Point3::from(pose.translation.vector));
-                let (exact, scale) = direct.exact_distance(&q).expect("exact and convex");
-                assert_eq!(exact, distance);
-                let expected = (pose.inverse() * pad_pose).translation.vector.norm() + (q - posed_scale).norm();
+            assert_answers_as_world(&direct, &world, |q| {
+                let (exact, scale) = direct.exact_distance(q).expect("exact and convex");
+                assert_eq!(exact, direct.distance(q));
+                let expected = translation + (q - shape_origin).norm();
                 assert!(
                     (scale - expected).abs() < 1e-15,
                     "scale at {q}: {scale} against {expected}"
                 );
-            }
+            });
         }
         let centre = TargetFrame::new(&ball, &pad_pose);
         let origin = match centre {
@@ -256,35 +271,18 @@ mod tests {
 
     #[test]
     fn shape_frames_answer_as_the_world_queries_do() {
+        let (pose, pad_pose) = poses();
         let posed = Posed::new(
             Cuboid {
                 half_extents: Vector3::new(0.03, 0.02, 0.05),
             },
-            Isometry3::from_parts(
-                Translation3::new(0.1, -0.2, 0.3),
-                UnitQuaternion::from_euler_angles(0.3, -0.7, 1.1),
-            ),
+            pose,
         );
         let opaque = Opaque(posed.clone());
-        let pad_pose = Isometry3::from_parts(
-            Translation3::new(0.12, -0.18, 0.27),
-            UnitQuaternion::from_euler_angles(-0.4, 0.2, 2.0),
-        );
         let direct = TargetFrame::new(&posed, &pad_pose);
         let world = TargetFrame::new(&opaque, &pad_pose);
         assert!(matches!(direct, TargetFrame::Shape { .. }));
         assert!(matches!(world, TargetFrame::World { .. }));
-        for k in 0..50 {
-            let s = k as f64;
-            let q = Point3::new(0.04 * (0.7 * s).sin(), 0.05 * (1.3 * s).cos(), 0.06 * (0.4 * s).sin());
-            // Rounding of one rotation composed differently: a few ulps of 0.1 m.
-            assert!(
-                (direct.distance(&q) - world.distance(&q)).abs() < 1e-15,
-                "distance at {q}"
-            );
-            assert!((direct.normal(&q) - world.normal(&q)).norm() < 1e-14, "normal at {q}");
-            let (distance, normal) = direct.distance_and_normal(&q);
-            assert_eq!((distance, normal), (direct.distance(&q), direct.normal(&q)));
-        }
+        assert_answers_as_world(&direct, &world, |_| {});
     }
 }
