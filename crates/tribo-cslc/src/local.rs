@@ -120,12 +120,16 @@ pub(crate) struct LocalProblem<'a> {
     pub slide_friction: f64,
 }
 
-/// Result of one local step: the undamped new displacement, the force residual at the current
-/// iterate `|J (δ_new − δ_k)|` (the unbalanced force the Newton step removes), and the normal
-/// force `f_0` at the current iterate.
+/// Result of one local step: the undamped new displacement, the square of the force residual at
+/// the current iterate `|J (δ_new − δ_k)|` (the unbalanced force the Newton step removes), and
+/// the normal force `f_0` at the current iterate.
+///
+/// The residual is left squared: a sweep takes the square roots of its visits' residuals
+/// together, after the visits, so that no visit waits on its root (`|r| = √|r|²`, nalgebra's
+/// `norm`, bit for bit).
 pub(crate) struct LocalStep {
     pub delta: Vector3<f64>,
-    pub residual: f64,
+    pub residual_squared: f64,
     pub normal_force: f64,
 }
 
@@ -188,7 +192,7 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let Some((c, terms)) = p.contact else {
         return LocalStep {
             delta: free(),
-            residual: (b - mul3(k, &p.delta)).norm(),
+            residual_squared: (b - mul3(k, &p.delta)).norm_squared(),
             normal_force: 0.0,
         };
     };
@@ -241,7 +245,7 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let step = new - p.delta;
     LocalStep {
         delta: new,
-        residual: (mul3(k, &step) + m * (tangent * m.dot(&step))).norm(),
+        residual_squared: (mul3(k, &step) + m * (tangent * m.dot(&step))).norm_squared(),
         normal_force: f0,
     }
 }

@@ -66,8 +66,12 @@ impl CslcPad {
         let max_iterations = self.params().max_iterations;
         let tolerance = self.params().tolerance;
         let mut converged = false;
+        // Each visit's squared residual, in visit order: their roots are taken and summed after
+        // the sweep, in the same order (bit for bit the sum of the visits' `|r|`), so that no visit
+        // waits on a square root.
+        let mut squares: Vec<f64> = Vec::with_capacity(self.lattice().len());
         while iterations < max_iterations {
-            let mut unbalanced = 0.0;
+            squares.clear();
             let mut load = 0.0;
             for class in &colours {
                 // Spheres of one colour are not neighbours: updating them in place, one after
@@ -76,13 +80,17 @@ impl CslcPad {
                     let Some(step) = self.ordered_visit(input, prepared, &field, i) else {
                         continue;
                     };
-                    unbalanced += step.residual;
+                    squares.push(step.residual_squared);
                     load += step.normal_force;
                     let w = if step.normal_force > 0.0 { 1.0 } else { omega };
                     if let Some(d) = field.get_mut(i) {
                         *d += (step.delta - *d) * w;
                     }
                 }
+            }
+            let mut unbalanced = 0.0;
+            for square in &squares {
+                unbalanced += square.sqrt();
             }
             residual = unbalanced / f64::max(load, floor);
             if residual <= tolerance {

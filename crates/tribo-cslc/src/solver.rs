@@ -408,8 +408,8 @@ impl CslcPad {
         let Some(touching) = here.surface.and_then(|s| s.contact_at(&delta)) else {
             if let (Some(k), Some(c)) = (self.stiffness.get(i), self.compliance.get(i)) {
                 return Some(crate::local::LocalStep {
-                    delta: c * pull,
-                    residual: (pull - k * delta).norm(),
+                    delta: mul3(c, &pull),
+                    residual_squared: (pull - mul3(k, &delta)).norm_squared(),
                     normal_force: 0.0,
                 });
             }
@@ -628,7 +628,7 @@ impl CslcPad {
         let mut converged = false;
         while iterations < self.params.max_iterations {
             let steps: Vec<_> = map_spheres(n, |i| self.sphere_step(input, prepared, &current, i));
-            let unbalanced: f64 = steps.iter().map(|s| s.residual).sum();
+            let unbalanced: f64 = steps.iter().map(|s| s.residual_squared.sqrt()).sum();
             let load: f64 = steps.iter().map(|s| s.normal_force).sum();
             residual = unbalanced / load.max(floor);
             if residual <= self.params.tolerance {
