@@ -45,3 +45,37 @@ fn timing_the_stages_changes_no_result() {
         }
     }
 }
+
+/// The `cslc` engines build their contact records when first asked (`tribo-cslc-engine`
+/// `engine.rs`): asking after every step, twice, or only every 7th step gives the same records to
+/// the bit, and the run ends in the same state whether or not they were read. The gentle grasp's
+/// first 600 steps: the fingers close on the ball and hold it, with patch records on most steps.
+#[test]
+fn cslc_contact_records_read_rarely_equal_records_read_every_step() {
+    let project = tribo::Project::from_scene(load("samples/gentle-grasp/gentle-grasp.yaml", &[], &[]));
+    for engine in ["cslc", "cslc-rapier"] {
+        let mut every = project.simulator(engine).expect("the engine builds");
+        let mut rarely = project.simulator(engine).expect("the engine builds");
+        let exact = |s: &tribo::Simulator| format!("{:?}", s.contacts());
+        let mut patch_steps = 0;
+        for step in 1..=600 {
+            every.step().expect("the step succeeds");
+            rarely.step().expect("the step succeeds");
+            let records = exact(&every);
+            assert_eq!(exact(&every), records, "{engine}, step {step}: read twice");
+            if step % 7 == 0 {
+                assert_eq!(exact(&rarely), records, "{engine}, step {step}: read every 7th step");
+            }
+            patch_steps += usize::from(every.contacts().iter().any(|c| c.patch.is_some()));
+        }
+        assert!(
+            patch_steps > 300,
+            "{engine}: patch records on {patch_steps} of 600 steps"
+        );
+        assert_eq!(
+            format!("{:?}", every.state()),
+            format!("{:?}", rarely.state()),
+            "{engine}: the state depends on reading the records"
+        );
+    }
+}

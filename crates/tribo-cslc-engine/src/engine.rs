@@ -1,6 +1,7 @@
 //! The `cslc` engine: a contact host (`pgs`, `rapier`) runs the scene, each pad's lattice
 //! replaces the pad link's rigid contacts (module docs in `lib.rs`).
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use nalgebra::{Point3, Vector3};
@@ -28,7 +29,14 @@ pub(crate) struct CslcEngine {
     pads: Vec<Pad>,
     /// Bounds of every link's rotational inertia (`explicit_rotation.rs`), fixed for the scene.
     turn_bounds: TurnBounds,
-    contacts: Vec<ContactRecord>,
+    /// The last step's pad steps, kept for its contact records (their patches go back to the
+    /// pads at the next step).
+    last_steps: Vec<Option<PadStep>>,
+    /// The forces the host applied at the last step's points.
+    applied: Vec<Vector3<f64>>,
+    /// The last step's contact records, built when first read (`Engine::contacts`): a run that
+    /// never reads them does not pay for them.
+    contacts: OnceCell<Vec<ContactRecord>>,
     /// The points and wrenches handed to the host, kept between steps for their storage.
     hosted: HostedContacts,
     /// Whether steps time their stages (`Engine::set_stage_timing`; the host's too).
@@ -72,7 +80,9 @@ impl CslcEngine {
             host,
             pads,
             turn_bounds: TurnBounds::new(scene),
-            contacts: Vec::new(),
+            last_steps: Vec::new(),
+            applied: Vec::new(),
+            contacts: OnceCell::new(),
             hosted: HostedContacts::default(),
             time_stages: false,
         })
@@ -99,6 +109,14 @@ impl Engine for CslcEngine {
             return Err(StepError::InvalidTimeStep { dt });
         }
         let started = self.time_stages.then(std::time::Instant::now);
+        // The last step's patches, read or not, become the storage of the pads' next patches.
+        let mut steps = std::mem::take(&mut self.last_steps);
+        for (pad, step) in self.pads.iter_mut().zip(steps.drain(..)) {
+            if let Some(step) = step {
+                pad.solver.recycle(step.patch);
+            }
+        }
+        self.contacts = OnceCell::new();
         let mut hosted = std::mem::take(&mut self.hosted);
         hosted.points.clear();
         hosted.wrenches.clear();
@@ -106,7 +124,6 @@ impl Engine for CslcEngine {
             ref mut points,
             ref mut wrenches,
         } = hosted;
-        let mut steps: Vec<Option<PadStep>> = Vec::with_capacity(self.pads.len());
         let mut warnings = Vec::new();
         let friction_of = |scene: &Scene, a: LinkRef, b: LinkRef| scene.contact_params(a, b).static_friction;
         // The bodies as rigid bodies at the start of the step, shared by every pad's points.
@@ -198,33 +215,12 @@ impl Engine for CslcEngine {
         self.hosted = hosted;
         let stepped = stepped?;
         let (mut report, applied) = (stepped.report, stepped.point_forces);
-        let points = &self.hosted.points;
         if let Some(time) = lattice_time {
             report.stages.insert(0, ("cslc_lattice", time));
         }
         report.warnings.extend(warnings);
-        let contacts = &mut self.contacts;
-        contacts.clear();
-        contacts.extend_from_slice(self.host.contacts());
-        for (pad, step) in self.pads.iter().zip(&steps) {
-            let Some(step) = step else { continue };
-            let pad_points = points.get(step.points.clone()).unwrap_or(&[]);
-            let pad_forces = applied.get(step.points.clone()).unwrap_or(&[]);
-            contacts.extend(patch_record(
-                &self.scene,
-                pad,
-                &step.patch,
-                &step.target_links,
-                pad_points,
-                pad_forces,
-            ));
-        }
-        // The patches are read: their lists become the storage of the pads' next patches.
-        for (pad, step) in self.pads.iter_mut().zip(steps) {
-            if let Some(step) = step {
-                pad.solver.recycle(step.patch);
-            }
-        }
+        self.applied = applied;
+        self.last_steps = steps;
         Ok(report)
     }
 
@@ -237,12 +233,33 @@ impl Engine for CslcEngine {
     }
 
     fn contacts(&self) -> &[ContactRecord] {
-        &self.contacts
+        self.contacts.get_or_init(|| self.records())
     }
 
     fn set_stage_timing(&mut self, on: bool) {
         self.time_stages = on;
         self.host.set_stage_timing(on);
+    }
+}
+
+impl CslcEngine {
+    /// The contact records of the last step: the host's, then one per pad and touched link.
+    fn records(&self) -> Vec<ContactRecord> {
+        let mut contacts = self.host.contacts().to_vec();
+        for (pad, step) in self.pads.iter().zip(&self.last_steps) {
+            let Some(step) = step else { continue };
+            let pad_points = self.hosted.points.get(step.points.clone()).unwrap_or(&[]);
+            let pad_forces = self.applied.get(step.points.clone()).unwrap_or(&[]);
+            contacts.extend(patch_record(
+                &self.scene,
+                pad,
+                &step.patch,
+                &step.target_links,
+                pad_points,
+                pad_forces,
+            ));
+        }
+        contacts
     }
 }
 

@@ -27,7 +27,9 @@
 //! One contact record per pad and touched link, at the centre of pressure, with the force the
 //! host applied, and a [`tribo_engine::PatchDetail`]: friction moment about the patch normal,
 //! contact area, per-sphere normal force, pressure and skin deflection, and the spheres' rest
-//! positions for pressure maps. Step-report warnings name the pad whenever a lattice did not reach
+//! positions for pressure maps. The records (the host's first) are built when first read, from
+//! the step's patches: a run that never reads contacts does not pay for them. Step-report
+//! warnings name the pad whenever a lattice did not reach
 //! its tolerance within its iteration cap or saw a fast impact; the stage `cslc_lattice` times the
 //! lattice solves.
 //!
