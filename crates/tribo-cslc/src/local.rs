@@ -82,8 +82,10 @@ pub(crate) struct StickTerms {
     pub k_anchor: Vector3<f64>,
     /// `K m`.
     pub k_normal: Vector3<f64>,
-    /// `κ = m·K m > 0`.
-    pub kappa: f64,
+    /// `1/κ`, `κ = m·K m > 0`: the sweeps multiply by it instead of dividing by `κ`.
+    pub inverse_kappa: f64,
+    /// `m·K t*`.
+    pub normal_k_anchor: f64,
     /// `K⁻¹ m`.
     pub c_normal: Vector3<f64>,
 }
@@ -93,11 +95,13 @@ impl StickTerms {
     pub fn new(k: &Matrix3<f64>, c: &Matrix3<f64>, m: &Vector3<f64>, u: &Vector3<f64>) -> StickTerms {
         let anchor = u - m * m.dot(u);
         let k_normal = mul3(k, m);
+        let k_anchor = mul3(k, &anchor);
         StickTerms {
             anchor,
-            k_anchor: mul3(k, &anchor),
+            k_anchor,
             k_normal,
-            kappa: m.dot(&k_normal),
+            inverse_kappa: 1.0 / m.dot(&k_normal),
+            normal_k_anchor: m.dot(&k_anchor),
             c_normal: mul3(c, m),
         }
     }
@@ -202,23 +206,25 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let reach_at = |delta0: &Vector3<f64>| c.penetration - m.dot(&(delta0 - p.delta));
     // Stick: δ = t* + σ m with m·(b − K δ) + f = 0, i.e. σ(f) = σ₀ + f/κ,
     // σ₀ = m·(b − K t*)/κ (`StickTerms` holds t*, K t*, K m and κ).
-    let kappa = terms.kappa;
-    let sigma0 = (m.dot(&b) - m.dot(&terms.k_anchor)) / kappa;
+    // Divisions by κ are products with 1/κ, taken once per step (`StickTerms`).
+    let sigma0 = (m.dot(&b) - terms.normal_k_anchor) * terms.inverse_kappa;
     let stick0 = terms.anchor + m * sigma0;
     let fn_stick = hertz_equilibrium(
         p.contact_coefficient,
         reach_at(&stick0),
-        1.0 / kappa,
+        terms.inverse_kappa,
         c.penetration,
         root,
     );
     let new = if fn_stick > 0.0 {
-        let sigma = sigma0 + fn_stick / kappa;
+        let sigma = sigma0 + fn_stick * terms.inverse_kappa;
         // K δ − b at the stick solution: K t* + σ K m − b.
         let trial = terms.k_anchor + terms.k_normal * sigma - b;
         let trial_t = trial - m * m.dot(&trial);
-        let magnitude = trial_t.norm();
-        if magnitude > p.stick_limit * fn_stick {
+        // |t| > μ f compared squared: the root is taken only for a sphere that slides.
+        let limit = p.stick_limit * fn_stick;
+        if trial_t.norm_squared() > limit * limit {
+            let magnitude = trial_t.norm();
             // Slide: K δ = b + f (m + μ_d d), d the trial friction direction (return mapping):
             // δ(f) = K⁻¹ b + f w, w = K⁻¹ m + (μ_d/|t|) K⁻¹ t.
             let free = free();
