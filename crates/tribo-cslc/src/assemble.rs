@@ -3,7 +3,7 @@
 use nalgebra::{Point3, Vector3};
 
 use crate::frames::TargetFrame;
-use crate::local::hertz;
+use crate::local::{hertz, mul3};
 use crate::result::{refill, PatchResult, Wrench};
 use crate::solver::{CslcPad, Prepared, StepInput, SweepEnd};
 
@@ -25,6 +25,10 @@ impl CslcPad {
         } = sweeps;
         let pose = input.pad_pose;
         let origin = Point3::from(pose.translation.vector);
+        // The pad's rotation as a matrix, formed once: every sphere's centre and most normals are
+        // rotated into the world, and a 3×3 product (`mul3`) costs half the quaternion's.
+        let rotation = *pose.rotation.to_rotation_matrix().matrix();
+        let to_world = |v: &Vector3<f64>| mul3(&rotation, v);
         let n = self.lattice().len();
         // The lists of a patch given back (`recycle`), else empty ones.
         let mut lists = self.take_patch_lists();
@@ -67,7 +71,7 @@ impl CslcPad {
         approaches.extend(prepared.iter().zip(self.displacements()).map(|(p, d)| {
             p.surface.map(|s| {
                 let phi = s.penetration - s.normal.dot(&(d - s.delta));
-                (s.target, phi, pose.rotation * s.normal)
+                (s.target, phi, to_world(&s.normal))
             })
         }));
         let mut bottomed_out = None;
@@ -81,7 +85,7 @@ impl CslcPad {
                 .get(i)
                 .map_or((0.0, 0.0), |s| (s.area, s.radius));
             let center = self.center(i, &delta);
-            let world_center = pose * center;
+            let world_center = Point3::from(to_world(&center.coords) + pose.translation.vector);
             sphere_centers.push(world_center);
             let Some(c) = self.final_contact(frames, prepared, i, &delta, &center, radius) else {
                 self.set_sliding(i, false);
@@ -101,8 +105,8 @@ impl CslcPad {
             if c.penetration > radius && bottomed_out.is_none() {
                 bottomed_out = Some((i, c.penetration, radius));
             }
-            let normal_world = pose.rotation * c.normal;
-            let friction_world = pose.rotation * friction;
+            let normal_world = to_world(&c.normal);
+            let friction_world = to_world(&friction);
             let force = normal_world * force_normal + friction_world;
             let torque = (world_center - origin).cross(&force);
             pad.force += force;
@@ -139,11 +143,14 @@ impl CslcPad {
         }
         let center_of_pressure = (total_normal > 0.0).then(|| Point3::from(weighted_center / total_normal));
         let patch_normal = normal_sum.try_normalize(1e-300).unwrap_or_else(Vector3::zeros);
+        // Only touching spheres carry friction (the others' terms are zero).
         let friction_moment = center_of_pressure.map_or(0.0, |cop| {
             sphere_centers
                 .iter()
                 .zip(&tangential)
-                .map(|(q, f)| (q - cop).cross(f).dot(&patch_normal))
+                .zip(&sphere_targets)
+                .filter(|(_, target)| target.is_some())
+                .map(|((q, f), _)| (q - cop).cross(f).dot(&patch_normal))
                 .sum()
         });
         let mut messages = Vec::new();

@@ -9,7 +9,11 @@
 //! `q_shape = R q + t`, `m_pad = Rᵀ m_shape` (one 3×3 product each way). A ball or a half-space
 //! ([`Shape::frame_free`]) needs neither product: its distance `|q − c| − R` or `m·(q − o)` holds
 //! in any frame, so its centre `c` (origin `o`, axis `m`) is placed in the pad frame once per step
-//! instead. Targets that are not a posed primitive keep the world-frame queries.
+//! instead. A box whose distance follows one face's plane over every point the pad queries in
+//! the step ([`Shape::face_within`]; a floor under a foot) is queried as that face's half-space
+//! alike: `solver.rs` bounds the queries by the rest box grown by the displacements, and falls
+//! back to the box itself if the solved field leaves that bound. Targets that are not a posed
+//! primitive keep the world-frame queries.
 
 use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
@@ -26,16 +30,20 @@ pub(crate) enum TargetFrame<'a> {
         /// sphere near the target ([`TargetFrame::exact_convex_scale`]), so computed once.
         convex_scale: Option<f64>,
     },
-    /// A primitive with a closed form in any frame ([`Shape::frame_free`]), placed in the pad
-    /// frame: no rotation per query.
+    /// A primitive with a closed form in any frame ([`Shape::frame_free`]), or the half-space of
+    /// the one face a primitive's distance follows over all of a step's queries
+    /// ([`Shape::face_within`]), placed in the pad frame: no rotation per query.
     FrameFree {
         form: FrameFree,
-        /// The shape origin in the pad frame, `−Rᵀ t`.
+        /// The form's origin in the pad frame: the shape origin `−Rᵀ t`, or the face's point.
         origin: Point3<f64>,
-        /// The shape's +Z axis in the pad frame, `Rᵀ ẑ`.
+        /// The form's axis in the pad frame: the shape's +Z axis `Rᵀ ẑ`, or the face's outward
+        /// normal.
         axis: Vector3<f64>,
         /// `|t|` ([`TargetFrame::exact_convex_scale`]); both forms are exact and convex.
         convex_scale: f64,
+        /// The half-space stands for a face ([`TargetFrame::is_face`]).
+        from_face: bool,
     },
     /// Any other target, queried in the world.
     World {
@@ -44,9 +52,29 @@ pub(crate) enum TargetFrame<'a> {
     },
 }
 
+/// A pad-frame box that holds every point a pad queries in a step (`solver.rs`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct QueryBox {
+    pub lower: Vector3<f64>,
+    pub upper: Vector3<f64>,
+}
+
 impl<'a> TargetFrame<'a> {
     /// `target` as seen from a pad at `pad_pose` (world).
+    #[cfg(test)]
     pub fn new(target: &'a dyn Target, pad_pose: &Isometry3<f64>) -> Self {
+        Self::build(target, pad_pose, None)
+    }
+
+    /// [`TargetFrame::new`] for a pad whose queries all lie in `region`: a primitive whose
+    /// distance follows one face's plane over the whole region ([`Shape::face_within`]) is
+    /// queried as that half-space.
+    #[cfg(test)]
+    pub fn within(target: &'a dyn Target, pad_pose: &Isometry3<f64>, region: &QueryBox) -> Self {
+        Self::build(target, pad_pose, Some(region))
+    }
+
+    fn build(target: &'a dyn Target, pad_pose: &Isometry3<f64>, region: Option<&QueryBox>) -> Self {
         match target.posed_shape() {
             Some((shape, shape_pose)) => {
                 let relative = shape_pose.inverse() * pad_pose;
@@ -58,11 +86,30 @@ impl<'a> TargetFrame<'a> {
                         origin: Point3::from(placed.translation.vector),
                         axis: placed.rotation * Vector3::z(),
                         convex_scale: translation.norm(),
+                        from_face: false,
+                    };
+                }
+                let rotation = relative.rotation.to_rotation_matrix().into_inner();
+                // The region in the shape frame, bounded by a box: centre `R c + t`, half-size
+                // `|R| h` (each shape axis's extent of the rotated pad box).
+                let face = region.and_then(|region| {
+                    let centre = rotation * ((region.lower + region.upper) * 0.5) + translation;
+                    let half = rotation.abs() * ((region.upper - region.lower) * 0.5);
+                    shape.face_within(&(centre - half), &(centre + half))
+                });
+                if let Some((point, normal)) = face {
+                    let placed = relative.inverse();
+                    return TargetFrame::FrameFree {
+                        form: FrameFree::HalfSpace,
+                        origin: placed * point,
+                        axis: placed.rotation * normal,
+                        convex_scale: translation.norm(),
+                        from_face: true,
                     };
                 }
                 TargetFrame::Shape {
                     shape,
-                    rotation: relative.rotation.to_rotation_matrix().into_inner(),
+                    rotation,
                     translation,
                     convex_scale: shape.exact_convex_distance().then(|| translation.norm()),
                 }
@@ -170,8 +217,30 @@ impl<'a> TargetFrame<'a> {
 }
 
 /// The frames of `targets` for a pad at `pad_pose`.
+#[cfg(test)]
 pub(crate) fn target_frames<'a>(targets: &[&'a dyn Target], pad_pose: &Isometry3<f64>) -> Vec<TargetFrame<'a>> {
     targets.iter().map(|t| TargetFrame::new(*t, pad_pose)).collect()
+}
+
+/// The frames of `targets` for a pad at `pad_pose` whose queries all lie in `region`, if known
+/// ([`TargetFrame::within`]).
+pub(crate) fn target_frames_within<'a>(
+    targets: &[&'a dyn Target],
+    pad_pose: &Isometry3<f64>,
+    region: Option<&QueryBox>,
+) -> Vec<TargetFrame<'a>> {
+    targets
+        .iter()
+        .map(|t| TargetFrame::build(*t, pad_pose, region))
+        .collect()
+}
+
+impl TargetFrame<'_> {
+    /// The frame stands for a shape by one of its faces ([`TargetFrame::within`]): its answers
+    /// hold only inside the region it was built for.
+    pub fn is_face(&self) -> bool {
+        matches!(self, TargetFrame::FrameFree { from_face: true, .. })
+    }
 }
 
 #[cfg(test)]
@@ -267,6 +336,47 @@ mod tests {
         .expect("a ball is frame-free");
         let up = pad_pose.inverse_transform_vector(&(pose.rotation * Vector3::z()));
         assert!((centre.normal(&origin) - up).norm() < 1e-15);
+    }
+
+    /// A pad over a floor box queries the box's top face as a half-space, and it answers as the
+    /// world-frame queries do over the region; a region over the floor's edge keeps the box.
+    #[test]
+    fn a_floor_under_a_pad_is_queried_as_its_top_face() {
+        let (_, pad_pose) = poses();
+        // The floor's top face 2 cm below the pad origin, the pad tilted as `poses` has it.
+        let floor_pose = Isometry3::from_parts(
+            Translation3::new(0.3, -0.1, 0.27 - 0.02 - 0.1),
+            UnitQuaternion::from_euler_angles(0.0, 0.0, 0.4),
+        );
+        let floor = Posed::new(
+            Cuboid {
+                half_extents: Vector3::new(2.0, 2.0, 0.1),
+            },
+            floor_pose,
+        );
+        let opaque = Opaque(floor.clone());
+        let world = TargetFrame::new(&opaque, &pad_pose);
+        // The points `assert_answers_as_world` draws, with room to spare.
+        let region = QueryBox {
+            lower: Vector3::repeat(-0.07),
+            upper: Vector3::repeat(0.07),
+        };
+        let face = TargetFrame::within(&floor, &pad_pose, &region);
+        assert!(face.is_face());
+        assert_answers_as_world(&face, &world, |q| {
+            let (exact, _) = face.exact_distance(q).expect("exact and convex");
+            assert_eq!(exact, face.distance(q));
+        });
+        // Without a region, or past the floor's edge, the box itself.
+        assert!(matches!(TargetFrame::new(&floor, &pad_pose), TargetFrame::Shape { .. }));
+        let edge = QueryBox {
+            lower: Vector3::repeat(-3.0),
+            upper: Vector3::repeat(0.07),
+        };
+        assert!(matches!(
+            TargetFrame::within(&floor, &pad_pose, &edge),
+            TargetFrame::Shape { .. }
+        ));
     }
 
     #[test]

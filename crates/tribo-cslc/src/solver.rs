@@ -9,7 +9,7 @@
 use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 
-use crate::frames::{target_frames, TargetFrame};
+use crate::frames::{target_frames_within, QueryBox, TargetFrame};
 use crate::geometry::{CslcError, Lattice};
 use crate::local::{local_compliance, local_step, local_stiffness, mul3, Contact, LocalProblem, StickTerms};
 use crate::params::{Acceleration, CslcParams};
@@ -168,6 +168,10 @@ pub struct CslcPad {
     spare_field: Vec<Vector3<f64>>,
     /// Storage of the next patch's lists (`recycle`).
     patch_lists: PatchLists,
+    /// The box of the rest centres `x_i` (pad frame), and the largest sphere radius, m: with the
+    /// displacements, they bound where a step queries its targets (`CslcPad::query_box`).
+    rest_box: QueryBox,
+    largest_radius: f64,
 }
 
 impl CslcPad {
@@ -194,6 +198,15 @@ impl CslcPad {
             .iter()
             .map(|s| params.contact_stiffness * s.area)
             .collect();
+        let mut rest_box = QueryBox {
+            lower: Vector3::repeat(f64::INFINITY),
+            upper: Vector3::repeat(f64::NEG_INFINITY),
+        };
+        for s in lattice.spheres() {
+            rest_box.lower = rest_box.lower.inf(&s.rest_position.coords);
+            rest_box.upper = rest_box.upper.sup(&s.rest_position.coords);
+        }
+        let largest_radius = lattice.spheres().iter().map(|s| s.radius).fold(0.0, f64::max);
         let colors = crate::red_black::colour_classes(&lattice);
         let clusters = Clusters::new(&lattice);
         Ok(CslcPad {
@@ -214,6 +227,8 @@ impl CslcPad {
             prepared: Vec::new(),
             spare_field: Vec::new(),
             patch_lists: PatchLists::default(),
+            rest_box,
+            largest_radius,
         })
     }
 
@@ -258,6 +273,24 @@ impl CslcPad {
         self.contact_target.iter_mut().for_each(|c| *c = None);
         self.penetration.iter_mut().for_each(|p| *p = 0.0);
         self.sliding.iter_mut().for_each(|s| *s = false);
+    }
+
+    /// The largest displacement `max_i |δ_i|`, m.
+    fn spread(&self) -> f64 {
+        self.displacement
+            .iter()
+            .map(|d| d.norm_squared())
+            .fold(0.0, f64::max)
+            .sqrt()
+    }
+
+    /// The rest box grown by `allowance` on every side (`None` for an empty lattice).
+    fn query_box(&self, allowance: f64) -> Option<QueryBox> {
+        let QueryBox { lower, upper } = self.rest_box;
+        (lower.x <= upper.x).then(|| QueryBox {
+            lower: lower.add_scalar(-allowance),
+            upper: upper.add_scalar(allowance),
+        })
     }
 
     pub(crate) fn center(&self, i: usize, delta: &Vector3<f64>) -> Point3<f64> {
@@ -542,13 +575,13 @@ impl CslcPad {
         let targets = input.targets;
         let n = self.lattice.len();
         let origin = Point3::from(pose.translation.vector);
-        let frames = target_frames(targets, &pose);
-        let spread = self
-            .displacement
-            .iter()
-            .map(|d| d.norm_squared())
-            .fold(0.0, f64::max)
-            .sqrt();
+        let spread = self.spread();
+        // Every point the step queries is a sphere centre `x_i + δ_i` at the start (|δ_i| ≤
+        // spread) or at the solved field (checked below), or a cluster's rest centroid: within
+        // `allowance` of the rest box, where a floor's distance is its top face's.
+        let allowance = 2.0 * spread + (2.0 + REACH_RADII) * self.largest_radius;
+        let region = self.query_box(allowance);
+        let frames = target_frames_within(targets, &pose, region.as_ref());
         let candidates = self.clusters.candidates(&frames, spread, REACH_RADII);
 
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
@@ -607,6 +640,13 @@ impl CslcPad {
         } else {
             self.fill_stick_terms(&mut prepared);
             self.chebyshev_sweeps(input, &prepared, floor)
+        };
+        let frames = if frames.iter().any(TargetFrame::is_face) && self.spread() > allowance {
+            // The solved field left the region where the faces stand for their shapes: the
+            // patch is assembled on the shapes themselves.
+            target_frames_within(targets, &pose, None)
+        } else {
+            frames
         };
         let patch = self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere);
         self.prepared = prepared;

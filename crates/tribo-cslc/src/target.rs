@@ -69,6 +69,14 @@ pub trait Shape: Sync {
     fn frame_free(&self) -> Option<FrameFree> {
         None
     }
+    /// A face whose plane the shape's distance follows over the whole shape-frame box
+    /// `[lower, upper]`, if there is one: `(o, m)`, a point of the plane and its outward unit
+    /// normal (shape frame), such that `local_distance_and_normal(p) = (m·(p − o), m)` up to
+    /// rounding for every `p` in the box. A pad whose queries of a step all lie in that box
+    /// queries the plane as a half-space instead (`frames.rs`): a floor under a foot.
+    fn face_within(&self, _lower: &Vector3<f64>, _upper: &Vector3<f64>) -> Option<(Point3<f64>, Vector3<f64>)> {
+        None
+    }
 }
 
 /// A shape fixed in any frame by a point and a direction ([`Shape::frame_free`]).
@@ -214,6 +222,30 @@ impl Shape for Cuboid {
             *c = *s;
         }
         (distance, n)
+    }
+    /// Face `s·ê_k` (`s = ±1`) when, over the box, `s p_k > 0`, `|p_j| < e_j` and
+    /// `q_k > q_j` for both other axes `j` (`q = |p| − e`, as in `local_distance`). Then `q_k`
+    /// is the largest component and the only positive one, so the distance is `q_k = s p_k − e_k`
+    /// whether the point is outside (`|max(q, 0)| = q_k`) or inside (`max_j q_j = q_k`), and the
+    /// normal is `s ê_k` either way. Over the box, `s p_k ≥ n_k` (its near side along `s ê_k`)
+    /// and `|p_j| ≤ r_j = max(|lower_j|, |upper_j|)`, so `n_k − e_k > r_j − e_j` suffices.
+    fn face_within(&self, lower: &Vector3<f64>, upper: &Vector3<f64>) -> Option<(Point3<f64>, Vector3<f64>)> {
+        let e = &self.half_extents;
+        let reach = lower.abs().sup(&upper.abs());
+        for k in 0..3 {
+            for sign in [1.0, -1.0] {
+                let near = if sign > 0.0 { lower[k] } else { -upper[k] };
+                let gap = near - e[k];
+                let others_inside = (0..3)
+                    .filter(|&j| j != k)
+                    .all(|j| reach[j] < e[j] && gap > reach[j] - e[j]);
+                if near > 0.0 && others_inside {
+                    let normal = Vector3::ith(k, sign);
+                    return Some((Point3::from(normal * e[k]), normal));
+                }
+            }
+        }
+        None
     }
 }
 

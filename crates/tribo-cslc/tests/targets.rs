@@ -446,3 +446,68 @@ fn primitive_distances_are_convex_and_1_lipschitz() {
         }
     }
 }
+
+/// A box's face stands for the box over a region (`Shape::face_within`) exactly where the
+/// box's distance is that face's plane distance: for random regions, every point drawn in a
+/// region with a face (on both sides of the face, inside the box down to its middle) has the
+/// reference distance `m·(p − o)` and normal `m`, within the distance and normal tolerances;
+/// regions that cross an edge, reach past the middle or come nearer another face get none.
+/// Both outcomes are drawn (counts asserted).
+#[test]
+fn a_box_face_stands_for_the_box_only_where_its_plane_is_the_distance() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2027);
+    let cuboid = Cuboid { half_extents: HALF };
+    let (mut with_face, mut without) = (0, 0);
+    for _ in 0..4000 {
+        let centre = HALF.map(|e| rng.random_range(-1.6 * e..1.6 * e));
+        let half = HALF.map(|e| rng.random_range(0.0..0.4 * e));
+        let (lower, upper) = (centre - half, centre + half);
+        let Some((origin, normal)) = cuboid.face_within(&lower, &upper) else {
+            without += 1;
+            continue;
+        };
+        with_face += 1;
+        assert!((normal.norm() - 1.0).abs() < 1e-15);
+        for _ in 0..20 {
+            let p = Point3::new(
+                rng.random_range(lower.x..=upper.x),
+                rng.random_range(lower.y..=upper.y),
+                rng.random_range(lower.z..=upper.z),
+            );
+            let (distance, n) = cuboid_ref(&p);
+            assert!(
+                (normal.dot(&(p - origin)) - distance).abs() < DISTANCE_TOL,
+                "distance at {p}: plane {} against box {distance}",
+                normal.dot(&(p - origin))
+            );
+            assert!((n - normal).norm() < NORMAL_TOL, "normal at {p}: {n} against {normal}");
+            let (local, local_normal) = cuboid.local_distance_and_normal(&p);
+            assert!((local - distance).abs() < DISTANCE_TOL);
+            assert_eq!(local_normal, normal);
+        }
+    }
+    assert!(
+        with_face > 100 && without > 100,
+        "{with_face} regions with a face, {without} without"
+    );
+    // A floor under a foot: the top face.
+    let floor = Cuboid {
+        half_extents: Vector3::new(5.0, 5.0, 0.1),
+    };
+    let foot = (Vector3::new(0.2, -0.1, 0.05), Vector3::new(0.4, 0.05, 0.13));
+    assert_eq!(
+        floor.face_within(&foot.0, &foot.1),
+        Some((Point3::new(0.0, 0.0, 0.1), Vector3::z()))
+    );
+    // Over the floor's edge, or down past its middle: none.
+    assert_eq!(
+        floor.face_within(&Vector3::new(4.9, 0.0, 0.05), &Vector3::new(5.1, 0.1, 0.13)),
+        None
+    );
+    assert_eq!(
+        floor.face_within(&Vector3::new(0.2, 0.0, -0.01), &Vector3::new(0.4, 0.1, 0.13)),
+        None
+    );
+    // Shapes without faces have none.
+    assert_eq!(Sphere { radius: 0.1 }.face_within(&foot.0, &foot.1), None);
+}
