@@ -74,6 +74,12 @@ impl<'a> TargetFrame<'a> {
         Self::build(target, pad_pose, Some(region))
     }
 
+    /// The frame stands for a shape by one of its faces ([`TargetFrame::within`]): its answers
+    /// hold only inside the region it was built for.
+    pub fn is_face(&self) -> bool {
+        matches!(self, TargetFrame::FrameFree { from_face: true, .. })
+    }
+
     fn build(target: &'a dyn Target, pad_pose: &Isometry3<f64>, region: Option<&QueryBox>) -> Self {
         match target.posed_shape() {
             Some((shape, shape_pose)) => {
@@ -219,7 +225,7 @@ impl<'a> TargetFrame<'a> {
 /// The frames of `targets` for a pad at `pad_pose`.
 #[cfg(test)]
 pub(crate) fn target_frames<'a>(targets: &[&'a dyn Target], pad_pose: &Isometry3<f64>) -> Vec<TargetFrame<'a>> {
-    targets.iter().map(|t| TargetFrame::new(*t, pad_pose)).collect()
+    target_frames_within(targets, pad_pose, None)
 }
 
 /// The frames of `targets` for a pad at `pad_pose` whose queries all lie in `region`, if known
@@ -233,14 +239,6 @@ pub(crate) fn target_frames_within<'a>(
         .iter()
         .map(|t| TargetFrame::build(*t, pad_pose, region))
         .collect()
-}
-
-impl TargetFrame<'_> {
-    /// The frame stands for a shape by one of its faces ([`TargetFrame::within`]): its answers
-    /// hold only inside the region it was built for.
-    pub fn is_face(&self) -> bool {
-        matches!(self, TargetFrame::FrameFree { from_face: true, .. })
-    }
 }
 
 #[cfg(test)]
