@@ -15,8 +15,8 @@ What it does:
    the measurements rotated by one every round; tribo's engines and raw rapier through
    `tribo-bench time`, MuJoCo through bench/mujoco_time.py; RAYON_NUM_THREADS=1 and
    OPENBLAS_NUM_THREADS=1 (one thread everywhere, as MuJoCo steps); a short scene's measurement
-   is the median of SHORT_SCENE_RUNS runs in that process (the walks': WALK_RUNS), each from a
-   fresh build;
+   is the median of SHORT_SCENE_RUNS runs in that process (the walks': WALK_RUNS, the larger
+   piles': PILE_RUNS), each from a fresh build;
 5. prints one markdown report: machine, date, load average before and after, the ratio table
    (medians of per-round ratios) and the N-box scaling tables; writes it with the raw per-round
    numbers to bench/out/ (git-ignored).
@@ -55,6 +55,12 @@ SHORT_SCENE_RUNS = 5
 # walk ratios moved between 0.77 and 0.96 from one report to the next when each ran once.
 WALK_RUNS = 3
 
+# Runs per measurement of the 200-, 500- and 1000-box piles (0.2 to 7 s of CPU each). Run once,
+# one engine's time for the same 500-box pile spread from 2.1 to 3.9 ms per step across the five
+# rounds of one report, and the per-round ratio tribo rapier ÷ raw rapier on its landing from
+# 0.75 to 1.65 (BENCHMARKS.md, "Release profile: fat LTO").
+PILE_RUNS = 3
+
 
 def scenes(quick):
     """(name, project, phases, engines, runs) of every measurement; phases are step ranges from
@@ -64,6 +70,7 @@ def scenes(quick):
     walker = "1-1000" if quick else "1-3800"
     short = 1 if quick else SHORT_SCENE_RUNS
     walks = 1 if quick else WALK_RUNS
+    piles = 1 if quick else PILE_RUNS
     out = [
         ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"], short),
         ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], walks),
@@ -71,7 +78,7 @@ def scenes(quick):
         ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"], walks),
     ]
     for n in PILE_SIZES:
-        out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else 1))
+        out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else piles))
     return out
 
 
@@ -192,7 +199,7 @@ def main():
             f"Load average (1, 5, 15 min) before: {load_before}; after each round: {'; '.join(loads)}; after: {load_after}.",
             f"Code: {git_commit()}; MuJoCo {mujoco_version} (PyPI); {rounds} interleaved round(s){' (--quick)' if args.quick else ''}, {elapsed:.0f} s.",
             "",
-            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement and the two walks {1 if args.quick else WALK_RUNS} times, each from a fresh build, and each measurement is the median of its runs.",
+            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement the two walks {1 if args.quick else WALK_RUNS} times and the 200-, 500- and 1000-box piles {1 if args.quick else PILE_RUNS} times, each from a fresh build, and each measurement is the median of its runs.",
             "",
             tables.anchor_table(results, anchor_rows(args.quick)),
             "",
