@@ -2,7 +2,7 @@
 """Benchmarks that compare like with like (issue #14): tribo's engines, raw rapier and MuJoCo on
 the same scenes, in interleaved rounds, CPU time of the stepping loop only.
 
-    python3 bench/anchors.py                 # 3 rounds (about 10 minutes on 2 cores)
+    python3 bench/anchors.py                 # 3 rounds (about 10 minutes on 2 cores; 5 rounds took 15)
     python3 bench/anchors.py --rounds 5
     python3 bench/anchors.py --quick         # 1 round, shorter runs: a smoke test of the set-up
 
@@ -199,7 +199,7 @@ def main():
             f"Load average (1, 5, 15 min) before: {load_before}; after each round: {'; '.join(loads)}; after: {load_after}.",
             f"Code: {git_commit()}; MuJoCo {mujoco_version} (PyPI); {rounds} interleaved round(s){' (--quick)' if args.quick else ''}, {elapsed:.0f} s.",
             "",
-            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement the two walks {1 if args.quick else WALK_RUNS} times and the 200-, 500- and 1000-box piles {1 if args.quick else PILE_RUNS} times, each from a fresh build, and each measurement is the median of its runs.",
+            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement, the two walks {1 if args.quick else WALK_RUNS} times and the 200-, 500- and 1000-box piles {1 if args.quick else PILE_RUNS} times, each from a fresh build, and each measurement is the median of its runs.",
             "",
             tables.anchor_table(results, anchor_rows(args.quick)),
             "",
