@@ -58,7 +58,7 @@ WALK_RUNS = 3
 # Runs per measurement of the 200-, 500- and 1000-box piles (0.2 to 7 s of CPU each). Run once,
 # one engine's time for the same 500-box pile spread from 2.1 to 3.9 ms per step across the five
 # rounds of one report, and the per-round ratio tribo rapier ÷ raw rapier on its landing from
-# 0.75 to 1.65 (BENCHMARKS.md, "Release profile: fat LTO").
+# 0.75 to 1.65 (BENCHMARKS.md, "Release profile: fat LTO and one codegen unit").
 PILE_RUNS = 3
 
 
