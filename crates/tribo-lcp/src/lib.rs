@@ -92,6 +92,7 @@ mod friction;
 mod grasp;
 mod lcp;
 mod lemke;
+mod newton;
 mod pgs;
 mod pivoted_cholesky;
 mod polyhedral;

@@ -54,6 +54,14 @@
 //! the tolerance: a change too small to matter where it lands), one subspace step from the warm
 //! start (`crate::subspace`: the least-norm change on the warm start's active set, which never
 //! moves λ along the null space) comes before the sweeps, which confirm it or go on from it.
+//!
+//! **Newton polish** (islands of at most `newton_contacts` cone contacts). While a contact slides
+//! on the rim of its friction disc the sweeps slow to 0.9–0.99 per sweep, and the subspace steps,
+//! which hold a sliding contact's λₜ, do not land. When such an island's sweeps would still need
+//! more than some fifteen sweeps at their current rate, one semismooth Newton step on the natural
+//! map (`crate::newton`) is taken instead, at most three per solve and three sweeps apart; the
+//! sweeps go on from it and judge the answer by the usual residual, and a polish that reaches the
+//! tolerance is confirmed by the exact residual at once.
 
 use nalgebra::{DVector, Matrix3};
 
@@ -62,6 +70,7 @@ use crate::delassus::DelassusRows;
 use crate::error::{check_finite, check_len, Error, Result};
 use crate::friction::FrictionModel;
 use crate::lcp::Lcp;
+use crate::newton::NewtonPolish;
 use crate::report::{contact_errors, lcp_report, worst, SolveReport};
 use crate::subspace::{Reuse, SubspaceStep};
 
@@ -81,6 +90,9 @@ pub struct PgsOptions {
     /// from the warm start's residual (module docs, *Least-norm start*): no sweep when the warm
     /// start solves it, else one subspace step before the sweeps. 0 (the default): off.
     pub least_norm_start_rows: usize,
+    /// Newton polish (`crate::newton`) of islands of at most this many cone contacts whose sweeps
+    /// slow down on a sliding contact (module docs, *Newton polish*); 0 (the default): off.
+    pub newton_contacts: usize,
 }
 
 impl Default for PgsOptions {
@@ -91,6 +103,7 @@ impl Default for PgsOptions {
             max_iterations: 1000,
             subspace_rows: 0,
             least_norm_start_rows: 0,
+            newton_contacts: 0,
         }
     }
 }
@@ -130,6 +143,8 @@ pub struct Pgs {
     velocity: Vec<f64>,
     /// Working storage of the subspace steps.
     subspace: SubspaceStep,
+    /// Working storage of the Newton polish.
+    newton: NewtonPolish,
 }
 
 impl Pgs {
@@ -142,6 +157,7 @@ impl Pgs {
             diagonal_blocks: Vec::new(),
             velocity: Vec::new(),
             subspace: SubspaceStep::default(),
+            newton: NewtonPolish::default(),
         }
     }
 
@@ -287,6 +303,10 @@ impl Pgs {
                     }
                 }
             }
+            let mut polish = PolishSchedule::new(
+                island.len() <= self.options.newton_contacts
+                    && NewtonPolish::applies(problem, island, &self.inverse_diagonal),
+            );
             for iteration in 1..=self.options.max_iterations {
                 let mut sweep_residual = 0.0_f64;
                 for &contact in island {
@@ -324,6 +344,19 @@ impl Pgs {
                     if rows > 0 && rows <= self.options.subspace_rows {
                         schedule.stepped(sweep_residual);
                         self.subspace.apply(problem, lam, &mut velocity, Reuse::Never);
+                        polish.restart();
+                        continue;
+                    }
+                }
+                if polish.due(sweep_residual, tolerance, || any_sliding(problem, lam, island)) {
+                    let polished = self.newton.polish(problem, lam, &mut velocity, island, tolerance);
+                    if polished.is_some_and(|r| r <= tolerance) {
+                        let checked = island_errors(problem, lam, &velocity, island, iteration, tolerance);
+                        let converged = checked.converged;
+                        island_report = Some(checked);
+                        if converged {
+                            break;
+                        }
                     }
                 }
             }
@@ -498,6 +531,93 @@ impl Stall {
         self.last = Some(residual);
         self.still >= STALL_SWEEPS
     }
+}
+
+/// When an island's sweeps take a Newton polish (`crate::newton`). The island must be one the
+/// polish applies to, hold a contact on the rim of its friction disc (sliding: the subspace steps
+/// hold such a contact and cannot land there), and sweep at least [`NEWTON_SPACING`] sweeps since
+/// the last step; and its sweeps, at the slower of their last two rates, must still need more than
+/// [`NEWTON_COST`] sweeps to reach the tolerance. At most [`NEWTON_TRIES`] polishes per solve.
+#[derive(Debug)]
+struct PolishSchedule {
+    /// The island can be polished at all.
+    applies: bool,
+    /// The last two sweep residuals.
+    previous: [f64; 2],
+    /// Sweeps since the last step (subspace or Newton) or the start.
+    sweeps: usize,
+    /// Polishes taken in this solve.
+    tries: usize,
+}
+
+/// The sweeps still needed above which a polish is taken. A polish (the island's Jacobian, the
+/// normal equations and their factor: some 8–12 sweeps of an eight-contact island) pays when the
+/// sweeps would take longer. Measured on the SR1 walk and the walker (`tribo-bench time`, BENCHMARKS.md,
+/// "pgs: a Newton polish of sliding islands"): 8, 15 and 30 left the walk's time within 2 % of each
+/// other; 15 gave the walker's fastest.
+const NEWTON_COST: f64 = 15.0;
+
+/// Polishes per solve at most.
+const NEWTON_TRIES: usize = 3;
+
+/// Sweeps between a step and the next polish, so that the rate measured is the one after it.
+const NEWTON_SPACING: usize = 3;
+
+impl PolishSchedule {
+    fn new(applies: bool) -> Self {
+        Self {
+            applies,
+            previous: [f64::NAN; 2],
+            sweeps: 0,
+            tries: 0,
+        }
+    }
+
+    /// A subspace step was taken.
+    fn restart(&mut self) {
+        self.sweeps = 0;
+    }
+
+    /// Records a sweep's residual; true when a polish is due now (and counts it).
+    fn due(&mut self, residual: f64, tolerance: f64, sliding: impl FnOnce() -> bool) -> bool {
+        let [older, last] = self.previous;
+        self.previous = [last, residual];
+        self.sweeps += 1;
+        if !self.applies
+            || self.tries >= NEWTON_TRIES
+            || self.sweeps < NEWTON_SPACING
+            || residual.is_nan()
+            || residual <= tolerance
+        {
+            return false;
+        }
+        let rate = (residual / last).max(last / older);
+        let left = if rate < 1.0 {
+            (tolerance / residual).ln() / rate.ln()
+        } else {
+            f64::INFINITY
+        };
+        if left.is_nan() || left <= NEWTON_COST || !sliding() {
+            return false;
+        }
+        self.tries += 1;
+        self.sweeps = 0;
+        true
+    }
+}
+
+/// Does a contact of the island sit on the rim of its friction disc with a load (|λₜ| = μλₙ > 0,
+/// to a relative 1e-9 of the squares)?
+fn any_sliding<D>(problem: &ContactProblem<D>, lambda: &[f64], island: &[usize]) -> bool {
+    island
+        .iter()
+        .any(|&c| match (problem.contacts.get(c), lambda.get(3 * c..3 * c + 3)) {
+            (Some(friction), Some(&[ln, t1, t2])) => {
+                let r = friction.mu * ln;
+                ln > 0.0 && t1 * t1 + t2 * t2 >= r * r * (1.0 - 1e-9)
+            }
+            _ => false,
+        })
 }
 
 /// When an island's sweeps take a subspace step (`crate::subspace`). The sweeps must have

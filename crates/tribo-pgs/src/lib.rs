@@ -87,6 +87,10 @@
 //!   stopping test is unchanged. Islands with more than `subspace_rows` free rows only sweep.
 //!   A column of five cubes from rest, tolerance 1e-10: 4 sweeps instead of 3750 (`tribo-lcp`
 //!   `tests/subspace_steps.rs`).
+//! - **Newton polish**: an island of at most 16 contacts whose sweeps slow on a contact sliding on
+//!   the rim of its friction disc (where a subspace step cannot land) takes a semismooth Newton
+//!   step on the natural map instead (`docs/design/contact-mechanics.md` §4.2.3, *Newton
+//!   polish*); the sweeps judge the result. The SR1 walk needs 29 % fewer sweeps, the walker 40 %.
 //! - **Culling** (AIST, per link pair): `cullingDepth`, `cullingDistance`,
 //!   `max_num_contact_points` from the contact material's extras, else the engine options.
 //! - **Compliance**: a material with `stiffness`/`damping` > 0 turns the normal row into an
@@ -137,7 +141,7 @@
 //! | `max_num_contact_points` | default `max_num_contact_points` per link pair and normal cluster | – | 4 | ≥ 0 |
 //! | `lemke_max_contacts` | contacts above which `lemke` refuses a step | – | 64 | ≥ 1 |
 //! | `load_sharing` | load-sharing weight ε / (mean normal Delassus diagonal); 0 turns it off | – | 1 | ≥ 0 |
-//! | `subspace_rows` | largest island (free rows) that gets PGS subspace steps; 0 turns them off | – | 96 | ≥ 0 |
+//! | `subspace_rows` | largest island (free rows) that gets PGS subspace steps; 0 turns them and the Newton polish off | – | 96 | ≥ 0 |
 //!
 //! # Determinism
 //! Single-threaded; contact points grouped in link-pair order and stable sorts keyed by

@@ -94,6 +94,21 @@ pub(crate) const LOAD_SHARING_SWEEPS: usize = 5;
 /// keeps it to the first kind.
 pub(crate) const LEAST_NORM_START_ROWS: usize = 36;
 
+/// Islands of at most this many contacts get PGS's Newton polish when their sweeps slow on a
+/// sliding contact (tribo-lcp `newton.rs`): a biped's two feet (8 contacts, 24 rows) and a
+/// grasp's fingers. A polish factors a dense system of up to three rows per contact, so the bound
+/// keeps it to islands where that costs some ten sweeps, not hundreds.
+pub(crate) const NEWTON_CONTACTS: usize = 16;
+
+/// The largest island (contacts) that gets the Newton polish under `options` (0: none): PGS with
+/// its accelerations on (`subspace_rows` > 0; 0 asks for plain sweeps).
+pub(crate) fn newton_contacts(options: &PgsOptions) -> usize {
+    match options.solver {
+        SolverKind::Pgs if options.subspace_rows > 0 => NEWTON_CONTACTS,
+        _ => 0,
+    }
+}
+
 /// The largest island (rows) that gets the least-norm start under `options` (0: none): within
 /// [`LEAST_NORM_START_ROWS`] and the subspace steps' own bound, and only for PGS (Lemke is not
 /// warm-started, and spreads every pair's load itself).

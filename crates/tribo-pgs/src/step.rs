@@ -36,7 +36,9 @@ use crate::error::SolveError;
 use crate::integrate::{advance, AdvanceScratch, Impulses};
 use crate::options::{PgsOptions, SolverKind};
 use crate::readout::{body_state_into, contact_records};
-use crate::solve::{free_body_inverses, least_norm_rows, solve, Assembled, WarmStart, LOAD_SHARING_SWEEPS};
+use crate::solve::{
+    free_body_inverses, least_norm_rows, newton_contacts, solve, Assembled, WarmStart, LOAD_SHARING_SWEEPS,
+};
 use tribo_lcp::DelassusRows;
 
 type Twist = (Vector3<f64>, Vector3<f64>);
@@ -207,11 +209,13 @@ impl PgsEngine {
             // Settled pairs of small islands get no load-sharing sweeps (solve.rs): the
             // least-norm start keeps their spread.
             least_norm_start_rows: least_norm_rows(&options),
+            newton_contacts: newton_contacts(&options),
         });
         let sharing = Pgs::new(LcpOptions {
             max_iterations: LOAD_SHARING_SWEEPS,
             subspace_rows: 0,
             least_norm_start_rows: 0,
+            newton_contacts: 0,
             ..pgs.options
         });
         Ok(PgsEngine {

@@ -1,0 +1,114 @@
+//! The Newton polish of PGS (`tribo_lcp::PgsOptions::newton_contacts`, `crate::newton`): on an
+//! island whose sweeps slow down on a sliding contact it reaches the tolerance the sweeps alone
+//! do not reach within their cap, and the answer is a solution by the natural-map residual
+//! computed here from A and b.
+
+#[path = "fixtures/sr1_walk_sliding_island.rs"]
+mod island;
+
+use nalgebra::{DVector, Matrix3};
+use tribo_lcp::report::contact_errors;
+use tribo_lcp::{BlockSparseDelassus, ContactFriction, ContactProblem, FrictionModel, Pgs, PgsOptions, SolveReport};
+
+/// The tolerance and cap of the `pgs` engine's defaults (`tribo-pgs` options), N·s / m/s.
+const TOLERANCE: f64 = 1e-9;
+const CAP: usize = 100;
+
+fn delassus_entry(row: usize, col: usize) -> f64 {
+    island::DELASSUS[row * 3 * island::CONTACTS + col]
+}
+
+/// The recorded island as the engine stores it: the nonzero 3 × 3 blocks of A.
+fn problem() -> ContactProblem<BlockSparseDelassus> {
+    let n = island::CONTACTS;
+    let mut blocks = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let block = Matrix3::from_fn(|r, c| delassus_entry(3 * i + r, 3 * j + c));
+            if i == j || block.iter().any(|&x| x != 0.0) {
+                blocks.push((i, j, block));
+            }
+        }
+    }
+    let delassus = BlockSparseDelassus::from_blocks(n, blocks).expect("blocks within the island");
+    let contacts = island::MU
+        .iter()
+        .map(|&mu| ContactFriction::new(mu, FrictionModel::Cone))
+        .collect();
+    ContactProblem::new(delassus, DVector::from_column_slice(&island::FREE_VELOCITY), contacts).expect("valid problem")
+}
+
+/// The engine's PGS options, with or without the polish.
+fn options(newton_contacts: usize) -> PgsOptions {
+    PgsOptions {
+        tolerance: TOLERANCE,
+        max_iterations: CAP,
+        subspace_rows: 96,
+        least_norm_start_rows: 36,
+        newton_contacts,
+        ..PgsOptions::default()
+    }
+}
+
+fn solve(newton_contacts: usize) -> (DVector<f64>, SolveReport) {
+    let mut lambda = DVector::from_column_slice(&island::WARM_START);
+    let report = Pgs::new(options(newton_contacts))
+        .solve_contacts(&problem(), &mut lambda)
+        .expect("solves");
+    (lambda, report)
+}
+
+/// The natural-map residual of every contact, from w = Aλ + b computed densely here.
+fn residual(lambda: &DVector<f64>) -> f64 {
+    let rows = 3 * island::CONTACTS;
+    let w: Vec<f64> = (0..rows)
+        .map(|r| island::FREE_VELOCITY[r] + (0..rows).map(|c| delassus_entry(r, c) * lambda[c]).sum::<f64>())
+        .collect();
+    (0..island::CONTACTS)
+        .map(|c| {
+            let l = [lambda[3 * c], lambda[3 * c + 1], lambda[3 * c + 2]];
+            contact_errors(
+                l,
+                [w[3 * c], w[3 * c + 1], w[3 * c + 2]],
+                island::MU[c],
+                FrictionModel::Cone,
+            )
+            .0
+        })
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn the_sweeps_alone_stop_at_their_cap_on_the_sliding_island() {
+    let (lambda, report) = solve(0);
+    assert!(!report.converged, "{report:?}");
+    assert_eq!(report.iterations, CAP);
+    // Recorded from the engine: 2.4e-7 left at the cap.
+    assert!(report.residual > 100.0 * TOLERANCE, "{report:?}");
+    assert!(residual(&lambda) > 100.0 * TOLERANCE);
+}
+
+#[test]
+fn the_newton_polish_reaches_the_tolerance_on_the_sliding_island() {
+    let (lambda, report) = solve(16);
+    assert!(report.converged, "{report:?}");
+    assert!(report.residual <= TOLERANCE, "{report:?}");
+    // Measured: 13 sweeps and a residual of 2.5e-10 (the sweeps alone: the cap of 100, 2.4e-7).
+    assert!(report.iterations <= 30, "{report:?}");
+    // A solution by the residual computed here, not only by the solver's own report.
+    assert!(residual(&lambda) <= TOLERANCE, "residual {:e}", residual(&lambda));
+    // The solution has a loaded contact on the rim of its friction disc: the case the polish is for.
+    let sliding = (0..island::CONTACTS).any(|c| {
+        let (ln, t) = (lambda[3 * c], lambda.fixed_rows::<2>(3 * c + 1).norm());
+        ln > 1e-6 && (t - island::MU[c] * ln).abs() <= 1e-9 * ln
+    });
+    assert!(sliding, "no sliding contact in {lambda}");
+}
+
+#[test]
+fn an_island_larger_than_newton_contacts_only_sweeps() {
+    let (lambda_plain, plain) = solve(0);
+    let (lambda_small, small) = solve(island::CONTACTS - 1);
+    assert_eq!(plain, small);
+    assert_eq!(lambda_plain, lambda_small);
+}
