@@ -25,8 +25,8 @@
 //! onto the feasible set. Rows whose Jacobian row is a unit row (a contact released, λ set to 0)
 //! take Δ = −F and leave the system, which is solved on the others by a plain Cholesky factor.
 //!
-//! Newton converges quadratically once the pieces are right. Measured on the 622 solves of the
-//! SR1 walk that reach the sweep cap of 100 (`samples/bench/sr1-walk.yaml`, BENCHMARKS.md,
+//! Newton converges quadratically once the pieces are right. Measured on 622 solves recorded from
+//! the SR1 walk that reached the sweep cap of 100 (`samples/bench/sr1-walk.yaml`, BENCHMARKS.md,
 //! "pgs: a Newton polish of sliding islands"): from the λ the sweeps leave at the cap, one step
 //! reaches 1e-9 in 240 and two in 90 more; from the warm start, three to seven.
 //!
