@@ -59,41 +59,41 @@ impl CslcPad {
         refill(&mut sphere_friction, n, 0.0);
         let mut deflections = std::mem::take(&mut lists.deflections);
         deflections.clear();
-        deflections.extend(
-            self.displacements()
-                .iter()
-                .zip(self.lattice().spheres())
-                .map(|(d, s)| -d.dot(&s.normal)),
-        );
         // Spheres near a target but not touching it: the linearised surface at the solved field.
         let mut approaches = std::mem::take(&mut lists.approaches);
         approaches.clear();
-        approaches.extend(prepared.iter().zip(self.displacements()).map(|(p, d)| {
-            p.surface.map(|s| {
-                let phi = s.penetration - s.normal.dot(&(d - s.delta));
-                (s.target, phi, to_world(&s.normal))
-            })
-        }));
         let mut bottomed_out = None;
-        // A sphere's final state reads only the solved field, never the sliding and contact
-        // flags the loop updates, so each is computed where it is used.
-        for i in 0..n {
-            let delta = self.displacements().get(i).copied().unwrap_or_default();
-            let (area, radius) = self
-                .lattice()
-                .spheres()
-                .get(i)
-                .map_or((0.0, 0.0), |s| (s.area, s.radius));
-            let center = self.center(i, &delta);
+        // The contact state the next step starts from, written sphere by sphere below.
+        let (mut sliding_state, mut target_state, mut penetration_state) = self.take_contact_state();
+        // One pass over the spheres. A sphere's final state reads only the solved field, never
+        // the sliding and contact flags the pass updates.
+        for (i, (sphere, delta)) in self.lattice().spheres().iter().zip(self.displacements()).enumerate() {
+            let delta = *delta;
+            let (area, radius) = (sphere.area, sphere.radius);
+            deflections.push(-delta.dot(&sphere.normal));
+            let surface = prepared.get(i).and_then(|p| p.surface);
+            // The linearised penetration at the solved field, `φ₀ − m·(δ − δ₀)`.
+            let linear = surface.map(|s| s.penetration - s.normal.dot(&(delta - s.delta)));
+            approaches.push(surface.zip(linear).map(|(s, phi)| (s.target, phi, to_world(&s.normal))));
+            let center = sphere.rest_position + delta;
             let world_center = Point3::from(to_world(&center.coords) + pose.translation.vector);
             sphere_centers.push(world_center);
-            let Some(c) = self.final_contact(frames, prepared, i, &delta, &center, radius) else {
-                self.set_sliding(i, false);
-                self.set_contact_state(i, None, 0.0);
+            let out = surface
+                .zip(linear)
+                .is_some_and(|(s, linear)| self.out_of_contact_at(frames, &s, &center, radius, linear));
+            let contact = if out {
+                None
+            } else {
+                self.contact_on_surface(frames, i, &delta, surface)
+            };
+            let Some(c) = contact else {
+                set(&mut sliding_state, i, false);
+                set(&mut target_state, i, None);
+                set(&mut penetration_state, i, 0.0);
                 continue;
             };
             let (force_normal, friction, sliding) = self.contact_forces(input, prepared, i, &c, &delta, area);
-            self.set_sliding(i, sliding);
+            set(&mut sliding_state, i, sliding);
             if let Some(v) = sphere_friction.get_mut(i) {
                 *v = if sliding {
                     input.dynamic_friction
@@ -101,7 +101,8 @@ impl CslcPad {
                     input.friction
                 };
             }
-            self.set_contact_state(i, Some(c.target), c.penetration);
+            set(&mut target_state, i, Some(c.target));
+            set(&mut penetration_state, i, c.penetration);
             if c.penetration > radius && bottomed_out.is_none() {
                 bottomed_out = Some((i, c.penetration, radius));
             }
@@ -141,6 +142,7 @@ impl CslcPad {
             normal_sum += normal_world * force_normal;
             total_normal += force_normal;
         }
+        self.keep_contact_state(sliding_state, target_state, penetration_state);
         let center_of_pressure = (total_normal > 0.0).then(|| Point3::from(weighted_center / total_normal));
         let patch_normal = normal_sum.try_normalize(1e-300).unwrap_or_else(Vector3::zeros);
         // Only touching spheres carry friction (the others' terms are zero).
@@ -202,6 +204,13 @@ impl CslcPad {
             fast_impact,
             warning: (!messages.is_empty()).then(|| messages.join("; ")),
         }
+    }
+}
+
+/// `list[i] = value` (nothing for an index out of range).
+fn set<T>(list: &mut [T], i: usize, value: T) {
+    if let Some(slot) = list.get_mut(i) {
+        *slot = value;
     }
 }
 

@@ -22,6 +22,12 @@ use crate::target::{Target, Twist};
 /// element-wise either way, so results do not depend on this choice or on the thread count.
 const PARALLEL_MIN_SPHERES: usize = 2048;
 
+/// The diagonal of `m` if its off-diagonal entries are all zero.
+fn diagonal_of(m: &Matrix3<f64>) -> Option<Vector3<f64>> {
+    let off = [m.m12, m.m13, m.m21, m.m23, m.m31, m.m32];
+    off.iter().all(|v| *v == 0.0).then(|| m.diagonal())
+}
+
 /// `f(i)` for every sphere `i < n`, in sphere order; in parallel for large lattices.
 fn map_spheres<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
     if n >= PARALLEL_MIN_SPHERES {
@@ -109,7 +115,7 @@ const SLIP_SPEED: f64 = 1e-4;
 /// Sphere radii beyond its own radius within which a target stays a candidate for a step.
 const REACH_RADII: f64 = 2.0;
 
-/// Relative margin of the tangent-plane contact test (`out_of_contact`), per metre of the lengths
+/// Relative margin of the tangent-plane contact test (`out_of_contact_at`), per metre of the lengths
 /// involved: f64 rounding of a distance query is a few 1e-16 of them.
 const CONVEX_MARGIN: f64 = 1e-9;
 
@@ -144,6 +150,10 @@ pub struct CslcPad {
     params: CslcParams,
     stiffness: Vec<Matrix3<f64>>,
     compliance: Vec<Matrix3<f64>>,
+    /// The diagonals of every sphere's `K` and `K⁻¹` when both are diagonal in the pad frame
+    /// (a flat pad, whose normals are all `+Z`): a free sphere's step is then two component-wise
+    /// products instead of two 3×3 products (`CslcPad::ordered_visit`).
+    diagonal_springs: Option<Vec<(Vector3<f64>, Vector3<f64>)>>,
     /// `k_c a_i` of every sphere (the Hertz coefficient, §3.3), N/m^{1.5}.
     contact_coefficients: Vec<f64>,
     /// `K_ℓ`, the spring per neighbour link ([`CslcParams::lateral_spring`]), N/m.
@@ -209,10 +219,17 @@ impl CslcPad {
         let largest_radius = lattice.spheres().iter().map(|s| s.radius).fold(0.0, f64::max);
         let colors = crate::red_black::colour_classes(&lattice);
         let clusters = Clusters::new(&lattice);
+        let compliance: Vec<Matrix3<f64>> = stiffness.iter().map(local_compliance).collect();
+        let diagonal_springs = stiffness
+            .iter()
+            .zip(&compliance)
+            .map(|(k, c)| Some((diagonal_of(k)?, diagonal_of(c)?)))
+            .collect::<Option<Vec<_>>>();
         Ok(CslcPad {
             lattice,
             params,
-            compliance: stiffness.iter().map(local_compliance).collect(),
+            compliance,
+            diagonal_springs,
             stiffness,
             contact_coefficients,
             lateral_spring: lateral,
@@ -340,7 +357,7 @@ impl CslcPad {
     /// With at most 64 targets the mask holds that one target alone (a target from index 64 on
     /// is queried whatever the mask), so it is queried directly, without the walk over the
     /// others.
-    fn contact_on_surface(
+    pub(crate) fn contact_on_surface(
         &self,
         frames: &[TargetFrame],
         i: usize,
@@ -439,6 +456,15 @@ impl CslcPad {
         }
         let pull = self.neighbour_pull(i, field);
         let Some(touching) = here.surface.and_then(|s| s.contact_at(&delta)) else {
+            if let Some((k, c)) = self.diagonal_springs.as_ref().and_then(|d| d.get(i)) {
+                // `mul3` of a diagonal matrix, exactly: the off-diagonal products are zeros,
+                // which leave each row's sum as it is (but for the sign of a zero).
+                return Some(crate::local::LocalStep {
+                    delta: c.component_mul(&pull),
+                    residual_squared: (pull - k.component_mul(&delta)).norm_squared(),
+                    normal_force: 0.0,
+                });
+            }
             if let (Some(k), Some(c)) = (self.stiffness.get(i), self.compliance.get(i)) {
                 return Some(crate::local::LocalStep {
                     delta: mul3(c, &pull),
@@ -729,28 +755,6 @@ impl CslcPad {
         }
     }
 
-    /// Contact of sphere `i` at the solved displacement `delta` (centre `center`, pad frame,
-    /// radius `radius`) on the true geometry of the target it was linearised against; `None`
-    /// for a sphere without a surface or provably out of contact ([`Self::out_of_contact`]),
-    /// which needs no target query.
-    pub(crate) fn final_contact(
-        &self,
-        frames: &[TargetFrame],
-        prepared: &[Prepared],
-        i: usize,
-        delta: &Vector3<f64>,
-        center: &Point3<f64>,
-        radius: f64,
-    ) -> Option<Contact> {
-        let surface = prepared.get(i).and_then(|p| p.surface);
-        if let Some(s) = surface {
-            if self.out_of_contact(frames, &s, center, radius, delta) {
-                return None;
-            }
-        }
-        self.contact_on_surface(frames, i, delta, surface)
-    }
-
     /// Forces of sphere `i` in contact `c` at the solved displacement `delta` (area `area`):
     /// `(f_n, friction (pad frame), sliding)`. The friction is the tangential reaction
     /// `P_m (K δ − b)` that holds the sphere in equilibrium, capped at `μ_d f_n` when the sphere
@@ -787,39 +791,41 @@ impl CslcPad {
         (force_normal, friction, sliding)
     }
 
-    /// The sphere at `center` (displacement `delta`) is out of contact with the convex target of
-    /// its linearised `surface` without querying it: a convex distance is never below its tangent
-    /// plane ([`Shape::exact_convex_distance`](crate::Shape::exact_convex_distance)), so the true
+    /// The sphere at `center` (linearised penetration `linear` at its solved displacement) is out
+    /// of contact with the convex target of its linearised `surface` without querying it: a
+    /// convex distance is never below its tangent plane
+    /// ([`Shape::exact_convex_distance`](crate::Shape::exact_convex_distance)), so the true
     /// penetration is at most the linearised one; out of contact when that is negative by more
     /// than a margin far above the rounding of either.
-    fn out_of_contact(
+    pub(crate) fn out_of_contact_at(
         &self,
         frames: &[TargetFrame],
         surface: &Surface,
         center: &Point3<f64>,
         radius: f64,
-        delta: &Vector3<f64>,
+        linear: f64,
     ) -> bool {
         let Some(scale) = frames.get(surface.target).and_then(TargetFrame::exact_convex_scale) else {
             return false;
         };
-        let linear = surface.penetration - surface.normal.dot(&(delta - surface.delta));
         let margin = CONVEX_MARGIN * (1.0 + scale + center.coords.norm() + radius + linear.abs());
         linear < -margin
     }
 
-    pub(crate) fn set_sliding(&mut self, i: usize, sliding: bool) {
-        if let Some(s) = self.sliding.get_mut(i) {
-            *s = sliding;
-        }
+    /// The per-sphere contact state (sliding, touched target, penetration), taken out of the pad
+    /// for the assembly to rewrite.
+    pub(crate) fn take_contact_state(&mut self) -> (Vec<bool>, Vec<Option<usize>>, Vec<f64>) {
+        (
+            std::mem::take(&mut self.sliding),
+            std::mem::take(&mut self.contact_target),
+            std::mem::take(&mut self.penetration),
+        )
     }
 
-    pub(crate) fn set_contact_state(&mut self, i: usize, target: Option<usize>, penetration: f64) {
-        if let Some(t) = self.contact_target.get_mut(i) {
-            *t = target;
-        }
-        if let Some(p) = self.penetration.get_mut(i) {
-            *p = penetration;
-        }
+    /// Puts back the contact state [`Self::take_contact_state`] took.
+    pub(crate) fn keep_contact_state(&mut self, sliding: Vec<bool>, target: Vec<Option<usize>>, penetration: Vec<f64>) {
+        self.sliding = sliding;
+        self.contact_target = target;
+        self.penetration = penetration;
     }
 }

@@ -57,7 +57,7 @@ pub trait Shape: Sync {
     /// (never below its tangent plane `d(p₀) + n(p₀)·(p − p₀)`; Boyd & Vandenberghe, *Convex
     /// Optimization*, 2004, §3.1.3 and exercise 3.12's distance to a convex set). A pad then skips
     /// the shape for spheres provably out of its reach (`reach.rs`) or out of contact
-    /// (`solver.rs`, `final_contact`); a shape that only bounds or approximates its distance, or is
+    /// (`assemble.rs`, `solver.rs` `out_of_contact_at`); a shape that only bounds or approximates its distance, or is
     /// not convex, keeps the default `false` and is always queried.
     fn exact_convex_distance(&self) -> bool {
         false
