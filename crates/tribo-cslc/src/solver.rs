@@ -182,6 +182,9 @@ pub struct CslcPad {
     /// displacements, they bound where a step queries its targets (`CslcPad::query_box`).
     rest_box: QueryBox,
     largest_radius: f64,
+    /// Storage of a step's deepest target per sphere (`CslcPad::deepest_into`), kept between
+    /// steps.
+    deepest: Vec<Option<(usize, f64, Vector3<f64>)>>,
 }
 
 impl CslcPad {
@@ -246,6 +249,7 @@ impl CslcPad {
             patch_lists: PatchLists::default(),
             rest_box,
             largest_radius,
+            deepest: Vec::new(),
         })
     }
 
@@ -384,14 +388,54 @@ impl CslcPad {
     /// [`REACH_RADII`] radii (a sphere moving farther within one step is a fast impact anyway).
     /// `mask` leaves out only targets provably beyond that reach (`reach.rs`).
     fn nearest_surface(&self, frames: &[TargetFrame], i: usize, delta: &Vector3<f64>, mask: u64) -> Option<Surface> {
+        self.surface_from(i, delta, self.deepest_among(frames, i, delta, mask))
+    }
+
+    /// The [`Surface`] of sphere `i` at `delta` from its deepest target `deepest`
+    /// ([`Self::deepest_among`]), if within reach ([`Self::nearest_surface`]).
+    fn surface_from(
+        &self,
+        i: usize,
+        delta: &Vector3<f64>,
+        deepest: Option<(usize, f64, Vector3<f64>)>,
+    ) -> Option<Surface> {
         let radius = self.lattice.spheres().get(i)?.radius;
-        let (target, penetration, normal) = self.deepest_among(frames, i, delta, mask)?;
+        let (target, penetration, normal) = deepest?;
         (penetration > -REACH_RADII * radius).then_some(Surface {
             target,
             penetration,
             normal,
             delta: *delta,
         })
+    }
+
+    /// [`Self::deepest_among`] of every sphere at its current displacement, with the targets of
+    /// its cluster's mask in `candidates`, into `out`: target by target over all spheres, so that
+    /// the distance queries of one target run back to back instead of each sphere waiting on its
+    /// own (a square root and a division for a ball). Each sphere meets the targets in the same
+    /// order as in [`Self::deepest_among`], so the answers are the same.
+    fn deepest_into(
+        &self,
+        frames: &[TargetFrame],
+        candidates: &[u64],
+        out: &mut Vec<Option<(usize, f64, Vector3<f64>)>>,
+    ) {
+        out.clear();
+        out.resize(self.lattice.len(), None);
+        for (t, frame) in frames.iter().enumerate() {
+            let bit = (t < 64).then(|| 1u64 << t);
+            let spheres = self.lattice.spheres().iter().zip(&self.displacement);
+            for (i, ((sphere, delta), best)) in spheres.zip(out.iter_mut()).enumerate() {
+                if bit.is_some_and(|bit| self.clusters.mask_of(i, candidates) & bit == 0) {
+                    continue;
+                }
+                let (distance, normal) = frame.distance_and_normal(&(sphere.rest_position + delta));
+                let phi = sphere.radius - distance;
+                if best.is_none_or(|(_, deepest, _)| phi > deepest) {
+                    *best = Some((t, phi, normal));
+                }
+            }
+        }
     }
 
     /// `b = K_ℓ Σ_j δ_j` over the neighbours `j` of sphere `i` (§3.2), summed in the lattice's
@@ -613,6 +657,12 @@ impl CslcPad {
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
         let mut prepared = std::mem::take(&mut self.prepared);
+        // The deepest targets of a lattice swept on this thread, found target by target.
+        let mut deepest = std::mem::take(&mut self.deepest);
+        let batched = n < PARALLEL_MIN_SPHERES;
+        if batched {
+            self.deepest_into(&frames, &candidates, &mut deepest);
+        }
         let prepare = |i: usize, here: &mut Prepared| {
             let delta = self.displacement.get(i).copied().unwrap_or_default();
             let carried = match self
@@ -630,8 +680,11 @@ impl CslcPad {
                 }
                 None => delta,
             };
-            let mask = self.clusters.mask_of(i, &candidates);
-            let surface = self.nearest_surface(&frames, i, &delta, mask);
+            let surface = if batched {
+                self.surface_from(i, &delta, deepest.get(i).copied().flatten())
+            } else {
+                self.nearest_surface(&frames, i, &delta, self.clusters.mask_of(i, &candidates))
+            };
             let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
             let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
             let slid = self.sliding.get(i).copied().unwrap_or(false);
@@ -642,6 +695,7 @@ impl CslcPad {
             here.stick_limit = if slid { input.dynamic_friction } else { input.friction };
         };
         update_spheres(&mut prepared, n, Prepared::default(), prepare);
+        self.deepest = deepest;
         let mut fast_impact_sphere = None;
         for (i, p) in prepared.iter().enumerate() {
             let jump = &p.jump;
