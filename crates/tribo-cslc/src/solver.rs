@@ -28,6 +28,14 @@ fn diagonal_of(m: &Matrix3<f64>) -> Option<Vector3<f64>> {
     off.iter().all(|v| *v == 0.0).then(|| m.diagonal())
 }
 
+/// Makes `candidate` — `(target, φ, normal)` — the `best` if it is the first or strictly deeper
+/// (the first of equally deep targets stays).
+fn keep_deeper(best: &mut Option<(usize, f64, Vector3<f64>)>, candidate: (usize, f64, Vector3<f64>)) {
+    if best.is_none_or(|(_, deepest, _)| candidate.1 > deepest) {
+        *best = Some(candidate);
+    }
+}
+
 /// `f(i)` for every sphere `i < n`, in sphere order; in parallel for large lattices.
 fn map_spheres<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
     if n >= PARALLEL_MIN_SPHERES {
@@ -338,10 +346,7 @@ impl CslcPad {
                 continue;
             }
             let (distance, normal) = frame.distance_and_normal(&center);
-            let phi = radius - distance;
-            if best.is_none_or(|(_, deepest, _)| phi > deepest) {
-                best = Some((t, phi, normal));
-            }
+            keep_deeper(&mut best, (t, radius - distance, normal));
         }
         best
     }
@@ -430,10 +435,7 @@ impl CslcPad {
                     continue;
                 }
                 let (distance, normal) = frame.distance_and_normal(&(sphere.rest_position + delta));
-                let phi = sphere.radius - distance;
-                if best.is_none_or(|(_, deepest, _)| phi > deepest) {
-                    *best = Some((t, phi, normal));
-                }
+                keep_deeper(best, (t, sphere.radius - distance, normal));
             }
         }
     }
