@@ -434,6 +434,8 @@ impl TreeFactorisation {
 pub struct DelassusWork {
     /// Each group's deepest dof (`None`: rows that are zero).
     deepest: Vec<Option<usize>>,
+    /// Each row's deepest nonzero dof.
+    row_deepest: Vec<Option<usize>>,
     /// The group of each row.
     group_of_row: Vec<usize>,
     /// The rows by group, ascending within a group: group g's are
@@ -447,32 +449,55 @@ pub struct DelassusWork {
     block: Vec<f64>,
 }
 
-/// Where a Jacobian row is nonzero, in terms of the dof tree.
-enum RowSupport {
-    Zero,
-    /// On the path of this dof (its deepest nonzero) to the root.
-    Path(usize),
-    /// Off the path of its deepest nonzero dof.
-    Branched,
+/// The deepest nonzero dof of every row of `jacobian` (`None`: a zero row; NaN counts as nonzero)
+/// into `deepest`, found column by column from the last (the matrix is column-major, so each
+/// column is one contiguous read).
+fn deepest_nonzeros(jacobian: &DMatrix<f64>, deepest: &mut Vec<Option<usize>>) {
+    let m = jacobian.nrows();
+    deepest.clear();
+    deepest.resize(m, None);
+    let mut unresolved = m;
+    for (k, column) in jacobian.as_slice().chunks_exact(m.max(1)).enumerate().rev() {
+        if unresolved == 0 {
+            break;
+        }
+        for (slot, &x) in deepest.iter_mut().zip(column) {
+            if slot.is_none() && x != 0.0 {
+                *slot = Some(k);
+                unresolved -= 1;
+            }
+        }
+    }
 }
 
-/// Row r of `jacobian`'s support (NaN counts as nonzero).
-fn row_support(jacobian: &DMatrix<f64>, r: usize, chains: &DofChains) -> RowSupport {
-    let nonzero = |k: usize| jacobian.get((r, k)).is_some_and(|&x| x != 0.0);
-    let Some(deepest) = (0..chains.len()).rev().find(|&k| nonzero(k)) else {
-        return RowSupport::Zero;
-    };
-    // Both descending: every nonzero below the deepest must be the path's next entry.
+/// Whether the rows `rows` of `jacobian`, whose deepest nonzero dof is `deepest`, are zero on every
+/// dof below it that is not on its path to the root (then the group's support is that path).
+fn off_path_zero(jacobian: &DMatrix<f64>, rows: &[usize], deepest: usize, chains: &DofChains) -> bool {
+    let m = jacobian.nrows();
+    let data = jacobian.as_slice();
+    // Both descending: the dofs below the deepest that are not the path's next entry.
     let path = chains.of(deepest);
     let mut next = 0;
     for k in (0..deepest).rev() {
         if path.get(next) == Some(&k) {
             next += 1;
-        } else if nonzero(k) {
-            return RowSupport::Branched;
+            continue;
+        }
+        let Some(column) = data.get(k * m..(k + 1) * m) else {
+            return false;
+        };
+        let nonzero = match (rows.first(), rows.last()) {
+            // A group's rows are usually consecutive (one contact's, one link's): one slice.
+            (Some(&first), Some(&last)) if last - first + 1 == rows.len() => column
+                .get(first..=last)
+                .is_none_or(|values| values.iter().any(|&x| x != 0.0)),
+            _ => rows.iter().any(|&r| column.get(r).is_none_or(|&x| x != 0.0)),
+        };
+        if nonzero {
+            return false;
         }
     }
-    RowSupport::Path(deepest)
+    true
 }
 
 impl DelassusWork {
@@ -491,14 +516,11 @@ impl DelassusWork {
 
     /// Groups J's rows by deepest dof and sizes the solved columns; false when a row is branched.
     fn group_rows(&mut self, jacobian: &DMatrix<f64>, chains: &DofChains) -> bool {
+        let mut row_deepest = std::mem::take(&mut self.row_deepest);
+        deepest_nonzeros(jacobian, &mut row_deepest);
         self.deepest.clear();
         self.group_of_row.clear();
-        for r in 0..jacobian.nrows() {
-            let deepest = match row_support(jacobian, r, chains) {
-                RowSupport::Zero => None,
-                RowSupport::Path(d) => Some(d),
-                RowSupport::Branched => return false,
-            };
+        for &deepest in &row_deepest {
             // Rows of one contact, or of contacts on one link, share their deepest dof.
             let g = match self.deepest.iter().rposition(|&d| d == deepest) {
                 Some(g) => g,
@@ -509,6 +531,7 @@ impl DelassusWork {
             };
             self.group_of_row.push(g);
         }
+        self.row_deepest = row_deepest;
         // The rows by group (a counting sort, stable), and each group's storage.
         let count = self.group_count();
         self.group_starts.clear();
@@ -529,6 +552,13 @@ impl DelassusWork {
         }
         self.group_starts.rotate_right(1);
         self.group_starts[0] = 0;
+        for g in 0..count {
+            if let Some(&Some(d)) = self.deepest.get(g) {
+                if !off_path_zero(jacobian, self.rows(g), d, chains) {
+                    return false;
+                }
+            }
+        }
         self.z_starts.clear();
         self.z_starts.push(0);
         for g in 0..count {
