@@ -516,11 +516,10 @@ impl DelassusWork {
 
     /// Groups J's rows by deepest dof and sizes the solved columns; false when a row is branched.
     fn group_rows(&mut self, jacobian: &DMatrix<f64>, chains: &DofChains) -> bool {
-        let mut row_deepest = std::mem::take(&mut self.row_deepest);
-        deepest_nonzeros(jacobian, &mut row_deepest);
+        deepest_nonzeros(jacobian, &mut self.row_deepest);
         self.deepest.clear();
         self.group_of_row.clear();
-        for &deepest in &row_deepest {
+        for &deepest in &self.row_deepest {
             // Rows of one contact, or of contacts on one link, share their deepest dof.
             let g = match self.deepest.iter().rposition(|&d| d == deepest) {
                 Some(g) => g,
@@ -531,7 +530,6 @@ impl DelassusWork {
             };
             self.group_of_row.push(g);
         }
-        self.row_deepest = row_deepest;
         // The rows by group (a counting sort, stable), and each group's storage.
         let count = self.group_count();
         self.group_starts.clear();
