@@ -181,6 +181,33 @@ impl TreeFactorisation {
         )
     }
 
+    /// [`Self::refactorise_from`] for the six-dof chain of a tree that is one free body, from M̃
+    /// itself (column-major 6 × 6, symmetric): the same factors, without the copies through
+    /// run-time sized storage.
+    pub(crate) fn refactorise_free_joint(&mut self, tree: &Tree, matrix: &[f64; 36]) -> Result<(), Error> {
+        if !Arc::ptr_eq(&self.chains, tree.dof_chains()) {
+            self.chains = Arc::clone(tree.dof_chains());
+        }
+        check_len("matrix rows", self.chains.len(), FREE_JOINT_DOFS)?;
+        if !self.chains.is_chain() {
+            return Err(Error::DimensionMismatch {
+                what: "free joint dof chain",
+                expected: FREE_JOINT_DOFS,
+                found: self.chains.of(FREE_JOINT_DOFS - 1).len() + 1,
+            });
+        }
+        if self.factor.shape() != (FREE_JOINT_DOFS, FREE_JOINT_DOFS) {
+            self.factor = DMatrix::zeros(FREE_JOINT_DOFS, FREE_JOINT_DOFS);
+        }
+        self.factor.as_mut_slice().copy_from_slice(matrix);
+        eliminate(
+            &mut self.factor,
+            &self.chains,
+            |k| matrix.get(k * (FREE_JOINT_DOFS + 1)).copied().unwrap_or(0.0),
+            |dof| tree.dof_body_name(dof),
+        )
+    }
+
     /// The dimension nv.
     pub fn dim(&self) -> usize {
         self.chains.len()
@@ -381,15 +408,9 @@ impl TreeFactorisation {
         let n = self.dim();
         let data = self.factor.as_slice();
         if self.chains.is_chain() {
-            for i in (0..n).rev() {
-                let yi = y[i];
-                if yi == 0.0 {
-                    continue;
-                }
-                let column = &data[i * n..i * n + i];
-                for (y_j, &l) in y[..i].iter_mut().zip(column) {
-                    *y_j -= l * yi;
-                }
+            match n {
+                FREE_JOINT_DOFS => solve_lt_chain(data, FREE_JOINT_DOFS, y),
+                _ => solve_lt_chain(data, n, y),
             }
             return;
         }
@@ -413,10 +434,9 @@ impl TreeFactorisation {
         let n = self.dim();
         let data = self.factor.as_slice();
         if self.chains.is_chain() {
-            for i in 0..n {
-                let column = &data[i * n..i * n + i];
-                let sum: f64 = column.iter().zip(&x[..i]).rev().map(|(l, x)| l * x).sum();
-                x[i] -= sum;
+            match n {
+                FREE_JOINT_DOFS => solve_l_chain(data, FREE_JOINT_DOFS, x),
+                _ => solve_l_chain(data, n, x),
             }
             return;
         }
@@ -699,16 +719,9 @@ fn eliminate(
         }
         let chain = chains.of(k);
         if serial {
-            // The chain of k is k − 1, …, 0 and the rest of it after i is i − 1, …, 0: the same
-            // updates below, each entry once, as slices.
-            for &i in chain {
-                let a = column_k[i] / pivot;
-                let column_i = &mut before[i * n..(i + 1) * n];
-                column_i[i] -= a * column_k[i];
-                for (h_ij, &h_kj) in column_i[..i].iter_mut().zip(&column_k[..i]) {
-                    *h_ij -= a * h_kj;
-                }
-                column_k[i] = a;
+            match n {
+                FREE_JOINT_DOFS => eliminate_chain_column(before, column_k, FREE_JOINT_DOFS, k, pivot),
+                _ => eliminate_chain_column(before, column_k, n, k, pivot),
             }
             continue;
         }
@@ -724,6 +737,52 @@ fn eliminate(
         }
     }
     Ok(())
+}
+
+/// A free joint's dof count: the chain paths below are also compiled for this constant size, whose
+/// loops the compiler then lays out in full (every free rigid body's velocity step factorises and
+/// solves a six-dof chain).
+const FREE_JOINT_DOFS: usize = 6;
+
+/// Column k's step of the elimination on a chain (the chain of k is k − 1, …, 0 and the rest of it
+/// after i is i − 1, …, 0): `a = H_ki / H_kk`, `H_ij −= a H_kj` for j = i, …, 0, `H_ki = a`, each
+/// entry once, as slices. `before` holds columns 0..k, `column_k` column k (n entries each).
+#[inline(always)]
+fn eliminate_chain_column(before: &mut [f64], column_k: &mut [f64], n: usize, k: usize, pivot: f64) {
+    for i in (0..k).rev() {
+        let a = column_k[i] / pivot;
+        let column_i = &mut before[i * n..(i + 1) * n];
+        column_i[i] -= a * column_k[i];
+        for (h_ij, &h_kj) in column_i[..i].iter_mut().zip(&column_k[..i]) {
+            *h_ij -= a * h_kj;
+        }
+        column_k[i] = a;
+    }
+}
+
+/// `Lᵀ z = y` in place on a chain: dof i's ancestors are the contiguous entries 0..i.
+#[inline(always)]
+fn solve_lt_chain(data: &[f64], n: usize, y: &mut [f64]) {
+    for i in (0..n).rev() {
+        let yi = y[i];
+        if yi == 0.0 {
+            continue;
+        }
+        let column = &data[i * n..i * n + i];
+        for (y_j, &l) in y[..i].iter_mut().zip(column) {
+            *y_j -= l * yi;
+        }
+    }
+}
+
+/// `L x = z` in place on a chain.
+#[inline(always)]
+fn solve_l_chain(data: &[f64], n: usize, x: &mut [f64]) {
+    for i in 0..n {
+        let column = &data[i * n..i * n + i];
+        let sum: f64 = column.iter().zip(&x[..i]).rev().map(|(l, x)| l * x).sum();
+        x[i] -= sum;
+    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@
 use crate::crba::{mass_matrix, mass_matrix_into};
 use crate::error::Error;
 use crate::factor::TreeFactorisation;
+use crate::free_body::{prepare_free_body_step, takes_free_body_step};
 use crate::kinematics::Kinematics;
 use crate::limits::clamp_effort_into;
 use crate::pd::{check_dof_values, PdControl};
@@ -108,7 +109,7 @@ pub struct VelocityStep {
 /// [`VelocityStep`]s then hold only what the step hands on).
 #[derive(Clone, Debug, Default)]
 pub struct StepWork {
-    tau: DVector<f64>,
+    pub(crate) tau: DVector<f64>,
     momentum: DVector<f64>,
     rhs: DVector<f64>,
     /// The diagonal of M̃ before factorisation.
@@ -186,6 +187,9 @@ pub fn prepare_velocity_step_with(
         return Err(Error::InvalidTimeStep { dt });
     }
     let tree = kin.tree();
+    if takes_free_body_step(tree, inputs) {
+        return prepare_free_body_step(kin, dt, inputs, step, work);
+    }
     let nv = tree.nv();
     let VelocityStep {
         dt: step_dt,
@@ -208,14 +212,7 @@ pub fn prepare_velocity_step_with(
         composite,
         rnea,
     } = work;
-    match inputs.torque {
-        Some(torque) => {
-            check_len("tau", nv, torque.len())?;
-            check_dof_values(tree, "tau", torque, "a finite torque", f64::is_finite)?;
-            clamp_effort_into(tree, torque, tau)?;
-        }
-        None => zero_vector(tau, nv),
-    }
+    joint_torques(tree, inputs, tau)?;
     mass_matrix_into(kin, composite, mass);
     bias_forces_into(kin, &inputs.gravity, inputs.external, rnea, bias)?;
     let servo = match inputs.pd {
@@ -278,6 +275,21 @@ pub fn prepare_velocity_step_with(
         body: String::new(),
         value: f64::NAN,
     })
+}
+
+/// `tau` ← the joint torques of `inputs`, clamped to the effort limits (zeros without torques).
+pub(crate) fn joint_torques(tree: &Tree, inputs: &StepInputs, tau: &mut DVector<f64>) -> Result<(), Error> {
+    match inputs.torque {
+        Some(torque) => {
+            check_len("tau", tree.nv(), torque.len())?;
+            check_dof_values(tree, "tau", torque, "a finite torque", f64::is_finite)?;
+            clamp_effort_into(tree, torque, tau)
+        }
+        None => {
+            zero_vector(tau, tree.nv());
+            Ok(())
+        }
+    }
 }
 
 /// `vector` ← zeros of length `n` (storage reused when the length matches).
@@ -364,7 +376,7 @@ impl<'a> Servo<'a> {
     }
 }
 
-fn check_diverged(tree: &Tree, what: &'static str, values: &DVector<f64>) -> Result<(), Error> {
+pub(crate) fn check_diverged(tree: &Tree, what: &'static str, values: &DVector<f64>) -> Result<(), Error> {
     match values.iter().position(|x| !x.is_finite()) {
         None => Ok(()),
         Some(index) => Err(Error::Diverged {

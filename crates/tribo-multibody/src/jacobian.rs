@@ -49,15 +49,24 @@ pub fn point_jacobian_into(
     point: &Vector3<f64>,
     jacobian: &mut DMatrix<f64>,
 ) -> Result<(), Error> {
-    let nv = kin.tree().nv();
-    if jacobian.shape() == (3, nv) {
-        jacobian.as_mut_slice().fill(0.0);
-    } else {
+    let tree = kin.tree();
+    let nv = tree.nv();
+    if jacobian.shape() != (3, nv) {
         *jacobian = DMatrix::zeros(3, nv);
     }
     // Column-major 3 × nv: column `dof` is entries 3·dof..3·dof + 3 (every dof is < nv).
     let entries = jacobian.as_mut_slice();
     let offset = point - kin.origin();
+    if tree.len() == 1 {
+        // One body (a free rigid body): every dof supports it, so every column is its axis read at
+        // P, without the walk up the tree.
+        tree.body(body)?;
+        for (column, s) in entries.chunks_exact_mut(3).zip(kin.dof_motions()) {
+            column.copy_from_slice(s.velocity_at(&offset).as_slice());
+        }
+        return Ok(());
+    }
+    entries.fill(0.0);
     for_each_supporting_axis(kin, body, |dof, s| {
         if let Some(column) = entries.get_mut(3 * dof..3 * dof + 3) {
             column.copy_from_slice(s.velocity_at(&offset).as_slice());

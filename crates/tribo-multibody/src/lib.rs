@@ -99,6 +99,7 @@ mod body;
 mod crba;
 mod error;
 mod factor;
+mod free_body;
 mod integrate;
 mod jacobian;
 mod joint;

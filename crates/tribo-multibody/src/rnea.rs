@@ -14,7 +14,7 @@
 
 use crate::error::Error;
 use crate::kinematics::Kinematics;
-use crate::spatial::{SpatialForce, SpatialMotion};
+use crate::spatial::{SpatialForce, SpatialInertia, SpatialMotion};
 use crate::state::check_len;
 use crate::tree::Tree;
 use nalgebra::{DVector, Vector3};
@@ -131,14 +131,7 @@ fn rnea_into(
             .zip(kin.velocities())
             .zip(kin.inertias())
             .enumerate()
-            .map(|(index, ((a, v), inertia))| {
-                // External wrenches are about the world origin; move them to r: n_r = n_O − r × f.
-                let applied = external
-                    .and_then(|e| e.as_slice().get(index))
-                    .map(|w| SpatialForce::new(w.moment - kin.origin().cross(&w.force), w.force))
-                    .unwrap_or_default();
-                inertia.apply(a) + v.cross_force(&inertia.apply(v)) - applied
-            }),
+            .map(|(index, ((a, v), inertia))| newton_euler_force(kin, index, a, v, inertia, external)),
     );
     if tau.len() == tree.nv() {
         tau.as_mut_slice().fill(0.0);
@@ -160,4 +153,22 @@ fn rnea_into(
         *tau += tree.dof_armature().component_mul(vdot);
     }
     Ok(())
+}
+
+/// The Newton–Euler equation of body `index` (RBDA §5.3, in world axes about r):
+/// `f̂ = Î â + v̂ ×* Î v̂ − f̂_ext`.
+pub(crate) fn newton_euler_force(
+    kin: &Kinematics,
+    index: usize,
+    a: &SpatialMotion,
+    v: &SpatialMotion,
+    inertia: &SpatialInertia,
+    external: Option<&ExternalForces>,
+) -> SpatialForce {
+    // External wrenches are about the world origin; move them to r: n_r = n_O − r × f.
+    let applied = external
+        .and_then(|e| e.as_slice().get(index))
+        .map(|w| SpatialForce::new(w.moment - kin.origin().cross(&w.force), w.force))
+        .unwrap_or_default();
+    inertia.apply(a) + v.cross_force(&inertia.apply(v)) - applied
 }
