@@ -151,6 +151,11 @@ impl BodyView<'_, '_> {
         let carrier = self.model.carrier.get(link).copied().unwrap_or(0);
         let before = self.kinematics.point_velocity(carrier, p).unwrap_or_default();
         let free = match (self.velocity_step, jacobian) {
+            // A free body's six columns as a fixed-size product: the same column-by-column sum
+            // as the general one's, laid out by the compiler.
+            (Some(step), Some(j)) if j.ncols() == 6 && step.v_free.len() == 6 => {
+                j.fixed_view::<3, 6>(0, 0) * step.v_free.fixed_rows::<6>(0)
+            }
             (Some(step), Some(j)) if j.ncols() == step.v_free.len() => {
                 let mut v = Vector3::zeros();
                 j.mul_to(&step.v_free, &mut v);
