@@ -14,7 +14,7 @@
 //! validation holds them at none and zero), so no torque saturates and the step is solved once.
 
 use crate::error::Error;
-use crate::integrate::{joint_torques, StepInputs, StepWork, VelocityStep};
+use crate::integrate::{joint_torques, StepInputs, VelocityStep};
 use crate::joint::Joint;
 use crate::kinematics::Kinematics;
 use crate::rnea::newton_euler_force;
@@ -36,13 +36,13 @@ pub(crate) fn takes_free_body_step(tree: &Tree, inputs: &StepInputs) -> bool {
 }
 
 /// [`crate::prepare_velocity_step_with`] for a tree of one free body without servo
-/// ([`takes_free_body_step`]): the same quantities, bit for bit.
+/// ([`takes_free_body_step`]): the same quantities, bit for bit. `tau` is working storage for
+/// the joint torques.
 pub(crate) fn prepare_free_body_step(
     kin: &Kinematics,
     dt: f64,
     inputs: &StepInputs,
-    step: &mut VelocityStep,
-    work: &mut StepWork,
+    (step, tau): (&mut VelocityStep, &mut DVector<f64>),
 ) -> Result<(), Error> {
     let tree = kin.tree();
     let (Some(axes), Some(inertia), Some(velocity), Some(product)) = (
@@ -58,7 +58,6 @@ pub(crate) fn prepare_free_body_step(
         });
     };
     step.dt = dt;
-    let tau = &mut work.tau;
     joint_torques(tree, inputs, tau)?;
 
     // M_jk = M_kj = S_jᵀ (Î S_k) for j = k, k − 1, …, 0 (crba.rs with the body's own inertia as
@@ -200,8 +199,8 @@ mod tests {
                         assert!(takes_free_body_step(&tree, &inputs));
                         let expected = general(&kin, 0.002, &inputs, &zero_gains);
                         let mut fast = prepare_velocity_step(&kin, 1.0, &StepInputs::new(gravity)).expect("a step");
-                        let mut work = StepWork::default();
-                        prepare_free_body_step(&kin, 0.002, &inputs, &mut fast, &mut work).expect("a fast step");
+                        let mut tau = DVector::zeros(0);
+                        prepare_free_body_step(&kin, 0.002, &inputs, (&mut fast, &mut tau)).expect("a fast step");
                         let context = format!("placement {p}, seed {seed}");
                         let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
                         assert_eq!(

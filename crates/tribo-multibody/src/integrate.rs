@@ -109,7 +109,7 @@ pub struct VelocityStep {
 /// [`VelocityStep`]s then hold only what the step hands on).
 #[derive(Clone, Debug, Default)]
 pub struct StepWork {
-    pub(crate) tau: DVector<f64>,
+    tau: DVector<f64>,
     momentum: DVector<f64>,
     rhs: DVector<f64>,
     /// The diagonal of M̃ before factorisation.
@@ -188,7 +188,7 @@ pub fn prepare_velocity_step_with(
     }
     let tree = kin.tree();
     if takes_free_body_step(tree, inputs) {
-        return prepare_free_body_step(kin, dt, inputs, step, work);
+        return prepare_free_body_step(kin, dt, inputs, (step, &mut work.tau));
     }
     let nv = tree.nv();
     let VelocityStep {
