@@ -11,12 +11,14 @@ What it does:
 2. builds the timing driver, `cargo build --release -p tribo-bench` (CARGO_TARGET_DIR honoured);
 3. describes every scene with `tribo-bench describe` (samples/bench/*.yaml) and builds the same
    scene in MuJoCo from that description (bench/mujoco_scenes.py);
-4. runs every (scene, engine) measurement once per round, each in a fresh process, the order of
+4. runs every (scene, engine) measurement once per round, in fresh processes, the order of
    the measurements rotated by one every round; tribo's engines and raw rapier through
    `tribo-bench time`, MuJoCo through bench/mujoco_time.py; RAYON_NUM_THREADS=1 and
    OPENBLAS_NUM_THREADS=1 (one thread everywhere, as MuJoCo steps); a short scene's measurement
    is the median of SHORT_SCENE_RUNS runs in that process (the walks': WALK_RUNS, the larger
-   piles': PILE_RUNS), each from a fresh build;
+   piles': PILE_RUNS), each from a fresh build; every measurement runs in SHORT_SCENE_PROCESSES
+   or LONG_SCENE_PROCESSES fresh processes and keeps, phase by phase, the fastest process's time
+   (some processes run the same binary half as fast again: SHORT_SCENE_PROCESSES below);
 5. prints one markdown report: machine, date, load average before and after, the ratio table
    (medians of per-round ratios) and the N-box scaling tables; writes it with the raw per-round
    numbers to bench/out/ (git-ignored).
@@ -61,24 +63,40 @@ WALK_RUNS = 3
 # 0.75 to 1.65 (BENCHMARKS.md, "Release profile: fat LTO and one codegen unit").
 PILE_RUNS = 3
 
+# Fresh processes per measurement; each phase keeps the fastest process's median. On the 2-core
+# machine of BENCHMARKS.md the same binary runs a whole process about 1.5 times slower in about
+# one process of four to six (SR1 standing: 22.3 or 33 ms for 1000 steps; the runs within one
+# process agree, so more runs do not help; address-space randomisation off and pinning to either
+# core alike), and MuJoCo's processes alike. A measurement of one process moved a report's ratio
+# by a third ("Like with like, fourteenth round"). Every engine gets the same number of processes.
+SHORT_SCENE_PROCESSES = 3
+LONG_SCENE_PROCESSES = 2
+
+# A process counts as slow in the report's summary line when a phase takes more than this many
+# times its measurement's fastest process.
+SLOW_PROCESS = 1.15
+
 
 def scenes(quick):
-    """(name, project, phases, engines, runs) of every measurement; phases are step ranges from
-    1, runs the repetitions within one measurement."""
+    """(name, project, phases, engines, runs, processes) of every measurement; phases are step
+    ranges from 1, runs the repetitions within one process, processes the fresh processes of one
+    measurement."""
     pile_phases = "1-100,101-300" if quick else "1-200,201-1000"
     walk = "1-1500" if quick else "1-6700"
     walker = "1-1000" if quick else "1-3800"
     short = 1 if quick else SHORT_SCENE_RUNS
     walks = 1 if quick else WALK_RUNS
     piles = 1 if quick else PILE_RUNS
+    few = 1 if quick else SHORT_SCENE_PROCESSES
+    many = 1 if quick else LONG_SCENE_PROCESSES
     out = [
-        ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"], short),
-        ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], walks),
-        ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["pgs", "cslc"], short),
-        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"], walks),
+        ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"], short, few),
+        ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], walks, many),
+        ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["pgs", "cslc"], short, few),
+        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"], walks, many),
     ]
     for n in PILE_SIZES:
-        out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else piles))
+        out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else piles, few if n <= 100 else many))
     return out
 
 
@@ -136,19 +154,37 @@ def git_commit():
     return r.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def measure(driver, python, descriptions, scene, project, phases, engine, runs, env):
-    """{phase: CPU seconds per step} of one measurement in a fresh process (the median of `runs`
-    runs)."""
+def measure(driver, python, descriptions, scene, project, phases, engine, runs, processes, env):
+    """{phase: CPU seconds per step} of one measurement: `processes` fresh processes, each the
+    median of `runs` runs, and each phase the fastest process's (see SHORT_SCENE_PROCESSES)."""
     if engine == "mujoco":
         cmd = [str(python), str(HERE / "mujoco_time.py"), str(descriptions[scene]), phases, str(runs)]
     else:
         cmd = [str(driver), "time", str(project), "--engine", engine, "--phases", phases, "--repeat", str(runs)]
-    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
-    if r.returncode != 0:
-        print(f"{scene} on {engine} failed: {r.stderr.strip()}", file=sys.stderr)
-        return None
-    out = json.loads(r.stdout)
-    return {p["steps"]: p["per_step_s"] for p in out["phases"]} | {"_run": out}
+    per_process = []
+    first_run = None
+    for _ in range(processes):
+        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            print(f"{scene} on {engine} failed: {r.stderr.strip()}", file=sys.stderr)
+            return None
+        out = json.loads(r.stdout)
+        first_run = first_run or out
+        per_process.append({p["steps"]: p["per_step_s"] for p in out["phases"]})
+    fastest = {phase: min(p[phase] for p in per_process) for phase in per_process[0]}
+    return fastest | {"_run": first_run, "_processes": per_process}
+
+
+def slow_processes(results):
+    """(slow, all): processes of a measurement with any phase more than SLOW_PROCESS times its
+    measurement's fastest, over every measurement of the report."""
+    slow = total = 0
+    for round_results in results:
+        for m in round_results.values():
+            for p in m.get("_processes", []):
+                total += 1
+                slow += any(p[phase] > SLOW_PROCESS * m[phase] for phase in p)
+    return slow, total
 
 
 def main():
@@ -168,12 +204,12 @@ def main():
     jobs = []
     with tempfile.TemporaryDirectory() as tmp:
         descriptions = {}
-        for name, project, phases, engines, runs in scenes(args.quick):
+        for name, project, phases, engines, runs, processes in scenes(args.quick):
             if "mujoco" in engines:
                 path = pathlib.Path(tmp) / f"{name}.json"
                 path.write_text(subprocess.run([str(driver), "describe", str(project)], cwd=ROOT, check=True, capture_output=True, text=True).stdout)
                 descriptions[name] = path
-            jobs += [(name, project, phases, engine, runs) for engine in engines]
+            jobs += [(name, project, phases, engine, runs, processes) for engine in engines]
 
         started = datetime.datetime.now(datetime.timezone.utc)
         load_before = loadavg()
@@ -184,8 +220,8 @@ def main():
             shift = (r * len(jobs)) // rounds
             order = jobs[shift:] + jobs[:shift]
             round_results = {}
-            for name, project, phases, engine, runs in order:
-                round_results[(name, engine)] = measure(driver, python, descriptions, name, project, phases, engine, runs, env) or {}
+            for name, project, phases, engine, runs, processes in order:
+                round_results[(name, engine)] = measure(driver, python, descriptions, name, project, phases, engine, runs, processes, env) or {}
             results.append(round_results)
             loads.append(loadavg())
             print(f"round {r + 1}/{rounds} done, load average {loads[-1]}", file=sys.stderr)
@@ -193,13 +229,14 @@ def main():
         load_after = loadavg()
 
     m = machine()
+    slow, total = slow_processes(results)
     report = "\n".join(
         [
             f"Date: {started:%Y-%m-%d %H:%M} UTC. Machine: {m['cpu']} (`/proc/cpuinfo`), `nproc` {m['nproc']}, Linux {m['kernel']}.",
             f"Load average (1, 5, 15 min) before: {load_before}; after each round: {'; '.join(loads)}; after: {load_after}.",
             f"Code: {git_commit()}; MuJoCo {mujoco_version} (PyPI); {rounds} interleaved round(s){' (--quick)' if args.quick else ''}, {elapsed:.0f} s.",
             "",
-            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement, the two walks {1 if args.quick else WALK_RUNS} times and the 200-, 500- and 1000-box piles {1 if args.quick else PILE_RUNS} times, each from a fresh build, and each measurement is the median of its runs.",
+            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement, the two walks {1 if args.quick else WALK_RUNS} times and the 200-, 500- and 1000-box piles {1 if args.quick else PILE_RUNS} times, each from a fresh build, and each process reports the median of its runs; a measurement is the fastest of {1 if args.quick else SHORT_SCENE_PROCESSES} fresh processes for the short scenes and of {1 if args.quick else LONG_SCENE_PROCESSES} for the others, phase by phase (slow processes: {slow} of {total} ran a phase more than {SLOW_PROCESS} times slower than their measurement's fastest).",
             "",
             tables.anchor_table(results, anchor_rows(args.quick)),
             "",
