@@ -5,6 +5,7 @@ the same scenes, in interleaved rounds, CPU time of the stepping loop only.
     python3 bench/anchors.py                 # 3 rounds (about 10 minutes on 2 cores; 5 rounds took 15)
     python3 bench/anchors.py --rounds 5
     python3 bench/anchors.py --quick         # 1 round, shorter runs: a smoke test of the set-up
+    python3 bench/anchors.py --only sr1-walk,pile-500 --rounds 5   # some scenes only
 
 What it does:
 1. creates bench/.venv (git-ignored) and installs MuJoCo from PyPI into it, once;
@@ -191,6 +192,7 @@ def main():
     parser = argparse.ArgumentParser(description="tribo vs raw rapier vs MuJoCo on the benchmark scenes")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3; 1 with --quick)")
     parser.add_argument("--quick", action="store_true", help="1 round of shorter runs")
+    parser.add_argument("--only", default="", help="comma-separated scene names to measure (e.g. sr1-walk,pile-500); the tables show the rest empty")
     parser.add_argument("--out", type=pathlib.Path, default=HERE / "out", help="directory for the report and raw numbers")
     args = parser.parse_args()
     rounds = 1 if args.quick and args.rounds == 3 else max(1, args.rounds)
@@ -204,7 +206,14 @@ def main():
     jobs = []
     with tempfile.TemporaryDirectory() as tmp:
         descriptions = {}
-        for name, project, phases, engines, runs, processes in scenes(args.quick):
+        chosen = scenes(args.quick)
+        if args.only:
+            wanted = args.only.split(",")
+            unknown = [w for w in wanted if w not in [name for name, *_ in chosen]]
+            if unknown:
+                sys.exit(f"anchors.py: unknown scene(s) {', '.join(unknown)}; known: {', '.join(name for name, *_ in chosen)}")
+            chosen = [c for c in chosen if c[0] in wanted]
+        for name, project, phases, engines, runs, processes in chosen:
             if "mujoco" in engines:
                 path = pathlib.Path(tmp) / f"{name}.json"
                 path.write_text(subprocess.run([str(driver), "describe", str(project)], cwd=ROOT, check=True, capture_output=True, text=True).stdout)
@@ -250,7 +259,7 @@ def main():
             "",
             "Where each engine ends each scene (last round): the highest free root link origin, and the contacts as each engine counts them (the worlds must agree).",
             "",
-            tables.check_table(results, [name for name, *_ in scenes(args.quick)]),
+            tables.check_table(results, [name for name, *_ in chosen]),
         ]
     )
     print(report)
