@@ -2,7 +2,7 @@
 """Benchmarks that compare like with like (issue #14): tribo's engines, raw rapier and MuJoCo on
 the same scenes, in interleaved rounds, CPU time of the stepping loop only.
 
-    python3 bench/anchors.py                 # 3 rounds (about 10 minutes on 2 cores; 5 rounds took 15)
+    python3 bench/anchors.py                 # 3 rounds (about 18 minutes on 2 cores)
     python3 bench/anchors.py --rounds 5
     python3 bench/anchors.py --quick         # 1 round, shorter runs: a smoke test of the set-up
     python3 bench/anchors.py --only sr1-walk,pile-500 --rounds 5   # some scenes only
