@@ -30,6 +30,12 @@ mod project;
 mod raw;
 mod tribo_stepper;
 
+/// mimalloc: its size-segregated pages keep a large scene's per-body blocks close together, which
+/// the per-body stages read every step (BENCHMARKS.md, "mimalloc"). `tribo` and `tribo-bench`
+/// use the same allocator, so that what the bench times is what a run costs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -28,6 +28,12 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command};
 
+/// mimalloc: its size-segregated pages keep a large scene's per-body blocks close together, which
+/// the per-body stages read every step (BENCHMARKS.md, "mimalloc"). `tribo` and `tribo-bench`
+/// use the same allocator, so that what the bench times is what a run costs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
