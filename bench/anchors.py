@@ -29,6 +29,7 @@ Scenes and step ranges: samples/bench/README.md.
 
 import argparse
 import datetime
+import difflib
 import json
 import os
 import pathlib
@@ -211,7 +212,9 @@ def main():
             wanted = args.only.split(",")
             unknown = [w for w in wanted if w not in [name for name, *_ in chosen]]
             if unknown:
-                sys.exit(f"anchors.py: unknown scene(s) {', '.join(unknown)}; known: {', '.join(name for name, *_ in chosen)}")
+                known = [name for name, *_ in chosen]
+                hints = [f"{w} (closest: {', '.join(difflib.get_close_matches(w, known, n=1)) or 'none'})" for w in unknown]
+                sys.exit(f"anchors.py: unknown scene(s) {'; '.join(hints)}; known: {', '.join(known)}")
             chosen = [c for c in chosen if c[0] in wanted]
         for name, project, phases, engines, runs, processes in chosen:
             if "mujoco" in engines:
