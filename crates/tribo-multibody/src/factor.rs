@@ -250,7 +250,7 @@ impl TreeFactorisation {
     pub fn solve_in_place(&self, y: &mut DVector<f64>) -> Result<(), Error> {
         check_len("right-hand side", self.dim(), y.len())?;
         self.solve_lt(y.as_mut_slice());
-        for (value, d) in y.iter_mut().zip(self.pivots()) {
+        for (value, d) in y.as_mut_slice().iter_mut().zip(self.pivots()) {
             *value /= d;
         }
         self.solve_l(y.as_mut_slice());

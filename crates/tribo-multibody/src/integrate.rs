@@ -326,7 +326,7 @@ pub fn finish_step_into(
     check_diverged(tree, "v", v_next)?;
     integrate_positions_into(tree, q, v_next, dt, &mut next.q)?;
     let q_next = &next.q;
-    if let Some(index) = q_next.iter().position(|x| !x.is_finite()) {
+    if let Some(index) = q_next.as_slice().iter().position(|x| !x.is_finite()) {
         let body = (0..tree.len())
             .find(|&b| tree.q_range(b).contains(&index))
             .map(|b| tree.body_name(b));
@@ -360,7 +360,12 @@ struct Servo<'a> {
 impl<'a> Servo<'a> {
     fn new(tree: &Tree, pd: &'a PdControl, q: &DVector<f64>) -> Result<Self, Error> {
         let error = pd.position_error(tree, q)?;
-        let constant = pd.kp().component_mul(&error) + pd.kd().component_mul(pd.v_ref());
+        // K_p (q_ref ⊖ q) + K_d v_ref, dof by dof over the slices.
+        let mut constant = error.clone();
+        let gains = pd.kp().as_slice().iter().zip(pd.kd().as_slice());
+        for ((c, (&kp, &kd)), &v_ref) in constant.as_mut_slice().iter_mut().zip(gains).zip(pd.v_ref().as_slice()) {
+            *c = kp * *c + kd * v_ref;
+        }
         Ok(Self {
             kp: pd.kp(),
             kd: pd.kd(),
@@ -377,7 +382,7 @@ impl<'a> Servo<'a> {
 }
 
 pub(crate) fn check_diverged(tree: &Tree, what: &'static str, values: &DVector<f64>) -> Result<(), Error> {
-    match values.iter().position(|x| !x.is_finite()) {
+    match values.as_slice().iter().position(|x| !x.is_finite()) {
         None => Ok(()),
         Some(index) => Err(Error::Diverged {
             what,

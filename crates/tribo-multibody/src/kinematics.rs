@@ -65,7 +65,11 @@ impl KinematicsData {
 }
 
 fn same_bits(a: &DVector<f64>, b: &DVector<f64>) -> bool {
-    a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.to_bits() == y.to_bits())
+    a.len() == b.len()
+        && a.as_slice()
+            .iter()
+            .zip(b.as_slice())
+            .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 impl<'t> Kinematics<'t> {
@@ -382,7 +386,7 @@ fn check_finite(
     values: &DVector<f64>,
     body_of: impl Fn(usize) -> Option<usize>,
 ) -> Result<(), Error> {
-    match values.iter().position(|x| !x.is_finite()) {
+    match values.as_slice().iter().position(|x| !x.is_finite()) {
         None => Ok(()),
         Some(index) => Err(Error::NonFinite {
             what,

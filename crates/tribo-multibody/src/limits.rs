@@ -93,7 +93,7 @@ pub(crate) fn clamp_effort_into(tree: &Tree, tau: &DVector<f64>, clamped: &mut D
     if clamped.len() != tau.len() {
         *clamped = DVector::zeros(tau.len());
     }
-    for (k, (out, &t)) in clamped.iter_mut().zip(tau.iter()).enumerate() {
+    for (k, (out, &t)) in clamped.as_mut_slice().iter_mut().zip(tau.as_slice()).enumerate() {
         *out = match tree.dof_effort_limit(k) {
             Some(limit) => t.clamp(-limit, limit),
             None => t,

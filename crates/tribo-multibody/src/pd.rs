@@ -55,34 +55,19 @@ impl PdControl {
         check_len("v_ref", tree.nv(), v_ref.len())?;
         check_len("kp", tree.nv(), kp.len())?;
         check_len("kd", tree.nv(), kd.len())?;
-        for (index, body) in tree.bodies().iter().enumerate() {
-            let range = tree.q_range(index);
-            let values = q_ref.as_slice().get(range.clone()).unwrap_or(&[]);
-            if let Some(offset) = values.iter().position(|x| !x.is_finite()) {
-                return Err(Error::NonFinite {
-                    what: "q_ref",
-                    index: range.start + offset,
-                    body: body.name.clone(),
-                    value: values.get(offset).copied().unwrap_or(f64::NAN),
-                });
-            }
-            if body.joint == Joint::Free {
-                let norm = values
-                    .get(3..7)
-                    .map(|c| c.iter().map(|x| x * x).sum::<f64>().sqrt())
-                    .unwrap_or(0.0);
-                if norm <= 1e-9 {
-                    return Err(Error::InvalidQuaternion {
-                        body: body.name.clone(),
-                        index: range.start + 3,
-                        norm,
-                    });
-                }
-            }
+        // One pass over each vector when every value is valid (a servo sends new targets every
+        // step); the body-by-body walk below names the first bad value otherwise.
+        // (Over the slices: nalgebra's element iterator walks rows and columns.)
+        let finite = |v: &DVector<f64>| v.as_slice().iter().all(|x| x.is_finite());
+        let gains = |v: &DVector<f64>| v.as_slice().iter().all(|x| x.is_finite() && *x >= 0.0);
+        let valid =
+            finite(&q_ref) && free_quaternions_valid(tree, &q_ref) && finite(&v_ref) && gains(&kp) && gains(&kd);
+        if !valid {
+            check_q_ref(tree, &q_ref)?;
+            check_dof_values(tree, "v_ref", &v_ref, "a finite velocity", |x| x.is_finite())?;
+            check_dof_values(tree, "kp", &kp, "a finite gain ≥ 0", |x| x.is_finite() && x >= 0.0)?;
+            check_dof_values(tree, "kd", &kd, "a finite gain ≥ 0", |x| x.is_finite() && x >= 0.0)?;
         }
-        check_dof_values(tree, "v_ref", &v_ref, "a finite velocity", |x| x.is_finite())?;
-        check_dof_values(tree, "kp", &kp, "a finite gain ≥ 0", |x| x.is_finite() && x >= 0.0)?;
-        check_dof_values(tree, "kd", &kd, "a finite gain ≥ 0", |x| x.is_finite() && x >= 0.0)?;
         Ok(Self { q_ref, v_ref, kp, kd })
     }
 
@@ -130,6 +115,53 @@ impl PdControl {
     }
 }
 
+/// Smallest norm of a free joint's quaternion in `q_ref`.
+const MIN_QUATERNION_NORM: f64 = 1e-9;
+
+/// The norm of the quaternion of free body `index` in `q` (0 if out of range).
+fn quaternion_norm(tree: &Tree, index: usize, q: &DVector<f64>) -> f64 {
+    q.as_slice()
+        .get(tree.q_range(index))
+        .and_then(|values| values.get(3..7))
+        .map(|c| c.iter().map(|x| x * x).sum::<f64>().sqrt())
+        .unwrap_or(0.0)
+}
+
+/// Every free joint's quaternion in `q_ref` has a norm above [`MIN_QUATERNION_NORM`].
+fn free_quaternions_valid(tree: &Tree, q_ref: &DVector<f64>) -> bool {
+    tree.bodies()
+        .iter()
+        .enumerate()
+        .all(|(index, body)| body.joint != Joint::Free || quaternion_norm(tree, index, q_ref) > MIN_QUATERNION_NORM)
+}
+
+/// `q_ref` finite, with a non-zero quaternion for every free joint; the first bad value named.
+fn check_q_ref(tree: &Tree, q_ref: &DVector<f64>) -> Result<(), Error> {
+    for (index, body) in tree.bodies().iter().enumerate() {
+        let range = tree.q_range(index);
+        let values = q_ref.as_slice().get(range.clone()).unwrap_or(&[]);
+        if let Some(offset) = values.iter().position(|x| !x.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "q_ref",
+                index: range.start + offset,
+                body: body.name.clone(),
+                value: values.get(offset).copied().unwrap_or(f64::NAN),
+            });
+        }
+        if body.joint == Joint::Free {
+            let norm = quaternion_norm(tree, index, q_ref);
+            if norm <= MIN_QUATERNION_NORM {
+                return Err(Error::InvalidQuaternion {
+                    body: body.name.clone(),
+                    index: range.start + 3,
+                    norm,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn check_dof_values(
     tree: &Tree,
     what: &'static str,
@@ -137,7 +169,7 @@ pub(crate) fn check_dof_values(
     expected: &'static str,
     valid: impl Fn(f64) -> bool,
 ) -> Result<(), Error> {
-    match values.iter().position(|&x| !valid(x)) {
+    match values.as_slice().iter().position(|&x| !valid(x)) {
         None => Ok(()),
         Some(dof) => Err(Error::InvalidDofValue {
             what,

@@ -213,3 +213,68 @@ fn large_damping_is_implicit_and_stable() {
         );
     }
 }
+
+/// A free base with one hinge on it: q = (x, y, z, w, qx, qy, qz, θ), v = (6 free dofs, θ̇).
+fn floating_hinge() -> Tree {
+    let link = LinkInertia::new(1.0, Vector3::zeros(), Matrix3::identity());
+    Tree::new(vec![
+        Body::new("base", None, Joint::Free, Isometry3::identity(), link),
+        Body::new(
+            "arm",
+            Some(0),
+            Joint::Revolute { axis: Vector3::z() },
+            Isometry3::identity(),
+            link,
+        ),
+    ])
+    .expect("valid")
+}
+
+/// `PdControl::new` accepts valid targets and gains and names the first bad value otherwise:
+/// which vector, which coordinate or dof, which body.
+#[test]
+fn pd_targets_and_gains_are_checked_value_by_value() {
+    let tree = floating_hinge();
+    let q_ref = State::neutral(&tree).q;
+    let (nq, nv) = (tree.nq(), tree.nv());
+    assert_eq!((nq, nv), (8, 7));
+    let zeros = DVector::zeros(nv);
+    let gains = DVector::from_element(nv, 10.0);
+    let make =
+        |q: DVector<f64>, v: DVector<f64>, kp: DVector<f64>, kd: DVector<f64>| PdControl::new(&tree, q, v, kp, kd);
+    assert!(make(q_ref.clone(), zeros.clone(), gains.clone(), gains.clone()).is_ok());
+
+    let mut bad_angle = q_ref.clone();
+    bad_angle[7] = f64::NAN;
+    let result = make(bad_angle, zeros.clone(), gains.clone(), gains.clone());
+    assert!(
+        matches!(&result, Err(Error::NonFinite { what: "q_ref", index: 7, body, .. }) if body == "arm"),
+        "{result:?}"
+    );
+    let mut no_rotation = q_ref.clone();
+    no_rotation.as_mut_slice()[3..7].fill(0.0);
+    let result = make(no_rotation, zeros.clone(), gains.clone(), gains.clone());
+    assert!(
+        matches!(&result, Err(Error::InvalidQuaternion { body, index: 3, norm }) if body == "base" && *norm == 0.0),
+        "{result:?}"
+    );
+    let mut fast = zeros.clone();
+    fast[6] = f64::INFINITY;
+    let result = make(q_ref.clone(), fast, gains.clone(), gains.clone());
+    assert!(
+        matches!(&result, Err(Error::InvalidDofValue { what: "v_ref", dof: 6, body, .. }) if body == "arm"),
+        "{result:?}"
+    );
+    let mut negative = gains.clone();
+    negative[2] = -1.0;
+    let result = make(q_ref.clone(), zeros.clone(), negative.clone(), gains.clone());
+    assert!(
+        matches!(&result, Err(Error::InvalidDofValue { what: "kp", dof: 2, body, value, .. }) if body == "base" && *value == -1.0),
+        "{result:?}"
+    );
+    let result = make(q_ref, zeros, gains, negative);
+    assert!(
+        matches!(&result, Err(Error::InvalidDofValue { what: "kd", dof: 2, .. })),
+        "{result:?}"
+    );
+}

@@ -55,7 +55,7 @@ pub(crate) fn advance(
     match impulses {
         Impulses::Factored(change) => {
             crate::solve::zeroed_vector(v_next, step.v_free.len());
-            for ((v, &dv), &free) in v_next.iter_mut().zip(change).zip(step.v_free.iter()) {
+            for ((v, &dv), &free) in v_next.as_mut_slice().iter_mut().zip(change).zip(step.v_free.as_slice()) {
                 *v = dv + free;
             }
         }
@@ -78,7 +78,11 @@ pub(crate) fn advance(
             v_next.copy_from(&step.v_free);
         }
     };
-    if let Some(k) = v_next.iter().position(|x| !x.is_finite() || x.abs() > MAX_SPEED) {
+    if let Some(k) = v_next
+        .as_slice()
+        .iter()
+        .position(|x| !x.is_finite() || x.abs() > MAX_SPEED)
+    {
         let dof_body = model.tree.dof_body().get(k).copied().unwrap_or(0);
         let link = model
             .tree
