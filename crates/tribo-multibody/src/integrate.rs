@@ -228,36 +228,39 @@ pub fn prepare_velocity_step_with(
         assign_vector(rhs, momentum);
         // M̃_kk = M_kk + dt d_k (+ dt k_d + dt² k_p for a dof under PD), rhs_k += dt (τ_k − bias_k).
         extra_diagonal.clear();
-        for k in 0..nv {
+        // Over the slices (nalgebra's indexing checks a row and a column per access).
+        let (tau_k, bias_k) = (tau.as_slice(), bias.as_slice());
+        for (k, rhs_k) in rhs.as_mut_slice().iter_mut().enumerate().take(nv) {
             let damping = tree.dof_damping_of(k) * dt;
             let (extra, torque) = match (saturated[k], &servo) {
                 (Some(value), _) => (damping, value),
                 (None, Some(servo)) => (
                     damping + dt * servo.kd[k] + dt * dt * servo.kp[k],
-                    tau[k] + servo.constant[k],
+                    tau_k[k] + servo.constant[k],
                 ),
-                (None, None) => (damping, tau[k]),
+                (None, None) => (damping, tau_k[k]),
             };
             extra_diagonal.push(extra);
-            rhs[k] += dt * (torque - bias[k]);
+            *rhs_k += dt * (torque - bias_k[k]);
         }
         factorisation.refactorise_from(tree, diagonal, mass, extra_diagonal)?;
         assign_vector(v_free, rhs);
         factorisation.solve_in_place(v_free)?;
         check_diverged(tree, "v", v_free)?;
         zero_vector(actuation, nv);
-        for k in 0..nv {
-            actuation[k] = match (saturated[k], &servo) {
+        let v_free_k = v_free.as_slice();
+        for (k, actuation_k) in actuation.as_mut_slice().iter_mut().enumerate() {
+            *actuation_k = match (saturated[k], &servo) {
                 (Some(value), _) => value,
-                (None, Some(servo)) => tau[k] + servo.torque(k, v_free[k], dt),
-                (None, None) => tau[k],
+                (None, Some(servo)) => tau_k[k] + servo.torque(k, v_free_k[k], dt),
+                (None, None) => tau_k[k],
             };
         }
         let mut changed = false;
-        for k in 0..nv {
+        for (k, &actuation_k) in actuation.as_slice().iter().enumerate() {
             if let (None, Some(limit)) = (saturated[k], tree.dof_effort_limit(k)) {
-                if actuation[k].abs() > limit * (1.0 + 1e-12) {
-                    saturated[k] = Some(limit.copysign(actuation[k]));
+                if actuation_k.abs() > limit * (1.0 + 1e-12) {
+                    saturated[k] = Some(limit.copysign(actuation_k));
                     changed = true;
                 }
             }
@@ -350,28 +353,30 @@ pub fn step_semi_implicit(tree: &Tree, state: &State, dt: f64, inputs: &StepInpu
 
 /// The PD terms of one step: gains and the velocity-independent torque `K_p (q_ref ⊖ q) + K_d v_ref`.
 struct Servo<'a> {
-    kp: &'a DVector<f64>,
-    kd: &'a DVector<f64>,
-    error: DVector<f64>,
-    constant: DVector<f64>,
-    v_ref: &'a DVector<f64>,
+    kp: &'a [f64],
+    kd: &'a [f64],
+    error: Vec<f64>,
+    constant: Vec<f64>,
+    v_ref: &'a [f64],
 }
 
 impl<'a> Servo<'a> {
     fn new(tree: &Tree, pd: &'a PdControl, q: &DVector<f64>) -> Result<Self, Error> {
-        let error = pd.position_error(tree, q)?;
-        // K_p (q_ref ⊖ q) + K_d v_ref, dof by dof over the slices.
-        let mut constant = error.clone();
-        let gains = pd.kp().as_slice().iter().zip(pd.kd().as_slice());
-        for ((c, (&kp, &kd)), &v_ref) in constant.as_mut_slice().iter_mut().zip(gains).zip(pd.v_ref().as_slice()) {
-            *c = kp * *c + kd * v_ref;
-        }
+        let error = pd.position_error(tree, q)?.as_slice().to_vec();
+        let (kp, kd, v_ref) = (pd.kp().as_slice(), pd.kd().as_slice(), pd.v_ref().as_slice());
+        // K_p (q_ref ⊖ q) + K_d v_ref, dof by dof.
+        let constant = error
+            .iter()
+            .zip(kp.iter().zip(kd))
+            .zip(v_ref)
+            .map(|((e, (kp, kd)), v_ref)| kp * e + kd * v_ref)
+            .collect();
         Ok(Self {
-            kp: pd.kp(),
-            kd: pd.kd(),
+            kp,
+            kd,
             error,
             constant,
-            v_ref: pd.v_ref(),
+            v_ref,
         })
     }
 

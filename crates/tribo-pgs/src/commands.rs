@@ -81,11 +81,15 @@ pub(crate) fn drive(
                     let zeros = DVector::zeros(nv);
                     [state.q.clone(), zeros.clone(), zeros.clone(), zeros]
                 });
-                q_ref[q] = *target;
-                v_ref[dof] = *speed;
-                kp[dof] = *p;
-                kd[dof] = *d;
-                torque.get_or_insert_with(|| DVector::zeros(nv))[dof] += feedforward;
+                // Through the slices (nalgebra's indexing checks a row and a column).
+                set(q_ref, q, *target);
+                set(v_ref, dof, *speed);
+                set(kp, dof, *p);
+                set(kd, dof, *d);
+                let torque = torque.get_or_insert_with(|| DVector::zeros(nv));
+                if let Some(t) = torque.as_mut_slice().get_mut(dof) {
+                    *t += feedforward;
+                }
             }
             (_, _, _) => {
                 return Err(CommandError::NotDriveable { link: name() });
@@ -120,4 +124,11 @@ pub(crate) fn drive(
         Some(forces)
     };
     Ok(Drive { torque, pd, external })
+}
+
+/// `vector[index] = value` (nothing for an index out of range).
+fn set(vector: &mut DVector<f64>, index: usize, value: f64) {
+    if let Some(slot) = vector.as_mut_slice().get_mut(index) {
+        *slot = value;
+    }
 }
