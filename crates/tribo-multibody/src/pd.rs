@@ -55,18 +55,19 @@ impl PdControl {
         check_len("v_ref", tree.nv(), v_ref.len())?;
         check_len("kp", tree.nv(), kp.len())?;
         check_len("kd", tree.nv(), kd.len())?;
-        // One pass over each vector when every value is valid (a servo sends new targets every
-        // step); the body-by-body walk below names the first bad value otherwise.
-        // (Over the slices: nalgebra's element iterator walks rows and columns.)
-        let finite = |v: &DVector<f64>| v.as_slice().iter().all(|x| x.is_finite());
-        let gains = |v: &DVector<f64>| v.as_slice().iter().all(|x| x.is_finite() && *x >= 0.0);
-        let valid =
-            finite(&q_ref) && free_quaternions_valid(tree, &q_ref) && finite(&v_ref) && gains(&kp) && gains(&kd);
+        // One pass over each vector's slice when every value is valid (a servo sends new targets
+        // every step); only a bad vector is walked again, to name its first bad value.
+        let all = |v: &DVector<f64>, valid: fn(f64) -> bool| v.as_slice().iter().all(|&x| valid(x));
+        let valid = all(&q_ref, f64::is_finite)
+            && free_quaternions_valid(tree, &q_ref)
+            && all(&v_ref, f64::is_finite)
+            && all(&kp, is_gain)
+            && all(&kd, is_gain);
         if !valid {
             check_q_ref(tree, &q_ref)?;
-            check_dof_values(tree, "v_ref", &v_ref, "a finite velocity", |x| x.is_finite())?;
-            check_dof_values(tree, "kp", &kp, "a finite gain ≥ 0", |x| x.is_finite() && x >= 0.0)?;
-            check_dof_values(tree, "kd", &kd, "a finite gain ≥ 0", |x| x.is_finite() && x >= 0.0)?;
+            check_dof_values(tree, "v_ref", &v_ref, "a finite velocity", f64::is_finite)?;
+            check_dof_values(tree, "kp", &kp, "a finite gain ≥ 0", is_gain)?;
+            check_dof_values(tree, "kd", &kd, "a finite gain ≥ 0", is_gain)?;
         }
         Ok(Self { q_ref, v_ref, kp, kd })
     }
@@ -113,6 +114,11 @@ impl PdControl {
         let error = self.position_error(tree, &state.q)?;
         Ok(self.kp.component_mul(&error) + self.kd.component_mul(&(&self.v_ref - &state.v)))
     }
+}
+
+/// A PD gain: finite and ≥ 0.
+fn is_gain(x: f64) -> bool {
+    x.is_finite() && x >= 0.0
 }
 
 /// Smallest norm of a free joint's quaternion in `q_ref`.
