@@ -41,7 +41,8 @@ pub(crate) struct PivotedCholesky {
     diagonal: Vec<f64>,
     /// G = LᵀL (lower triangle, column-major r × r: G[j, k] at k r + j, j ≥ k).
     gram: Vec<f64>,
-    /// The Cholesky factor R of G (G = R Rᵀ), row-major: R[i, j] at i r + j, j ≤ i.
+    /// The Cholesky factor R of G (G = R Rᵀ), row-major: R[i, j] at i r + j, j < i, and
+    /// `1 / R[i, i]` at i r + i.
     gram_factor: Vec<f64>,
     /// Pᵀ b (padded with zeros to the stride), then x in pivot order.
     permuted: Vec<f64>,
@@ -242,38 +243,40 @@ fn dot(a: &[f64], x: &[f64]) -> f64 {
 /// G = R Rᵀ (Golub & Van Loan, *Matrix Computations*, 4th ed., §4.2.5, the Cholesky–Banachiewicz
 /// order: row by row, `r_ij = (g_ij − Σ_{m<j} r_im r_jm) / r_jj`, `r_ii = √(g_ii − Σ_{m<i} r_im²)`)
 /// from the lower triangle of the column-major r × r `g` into the row-major `rf`, so that each
-/// sum runs over two contiguous rows. False when a pivot is not positive and finite.
+/// sum runs over two contiguous rows. The diagonal of `rf` holds `1 / r_ii`: every use of `r_ii`
+/// divides by it, and a multiplication costs a fraction of a division. False when a pivot is not
+/// positive and finite.
 fn cholesky_rows(g: &[f64], r: usize, rf: &mut [f64]) -> bool {
     for i in 0..r {
         let (done, row) = rf.split_at_mut(i * r);
         let row = &mut row[..r];
         for j in 0..i {
             let rj = &done[j * r..j * r + r];
-            row[j] = (g[j * r + i] - dot(&row[..j], &rj[..j])) / rj[j];
+            row[j] = (g[j * r + i] - dot(&row[..j], &rj[..j])) * rj[j];
         }
         let pivot = g[i * r + i] - dot(&row[..i], &row[..i]);
         if !(pivot.is_finite() && pivot > 0.0) {
             return false;
         }
-        row[i] = pivot.sqrt();
+        row[i] = 1.0 / pivot.sqrt();
     }
     true
 }
 
-/// y ← R⁻¹ y, R lower triangular (row-major r × r), row by row.
+/// y ← R⁻¹ y, R lower triangular (row-major r × r, `1 / r_ii` on the diagonal), row by row.
 fn forward_substitute(rf: &[f64], r: usize, y: &mut [f64]) {
     for (i, row) in rf.chunks_exact(r).enumerate() {
         let (before, rest) = y.split_at_mut(i);
-        rest[0] = (rest[0] - dot(&row[..i], before)) / row[i];
+        rest[0] = (rest[0] - dot(&row[..i], before)) * row[i];
     }
 }
 
-/// y ← R⁻ᵀ y, R lower triangular (row-major r × r): row i of R is column i of Rᵀ, so each
-/// solved entry is subtracted from the earlier ones at once.
+/// y ← R⁻ᵀ y, R lower triangular (row-major r × r, `1 / r_ii` on the diagonal): row i of R is
+/// column i of Rᵀ, so each solved entry is subtracted from the earlier ones at once.
 fn back_substitute(rf: &[f64], r: usize, y: &mut [f64]) {
     for (i, row) in rf.chunks_exact(r).enumerate().rev() {
         let (before, rest) = y.split_at_mut(i);
-        let yi = rest[0] / row[i];
+        let yi = rest[0] * row[i];
         rest[0] = yi;
         for (yj, &rij) in before.iter_mut().zip(&row[..i]) {
             *yj -= rij * yi;

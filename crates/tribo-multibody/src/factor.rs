@@ -17,6 +17,12 @@
 //! solve L x = z:   for i = 0 … n−1:  for j = λ(i), …:  x_i −= L_ij x_j
 //! ```
 //!
+//! The divisions are taken as multiplications by reciprocals computed once: `1 / H_kk` per column
+//! of the factorisation (`a = H_ki · (1 / H_kk)`), `1 / D_kk` kept beside the factors for every
+//! solve's `D⁻¹ z`, `1 / √D_kk` per dof of a Delassus column. A division costs several
+//! multiplications' time and sits on the dependency chains of the elimination; the results differ
+//! from true divisions by at most an ulp per multiplier.
+//!
 //! A chain (no branching) costs as much as a dense Cholesky; a humanoid's branches cost far less.
 //! The same factor gives the Delassus operator `A = J M⁻¹ Jᵀ = Yᵀ D⁻¹ Y` with `Y = L⁻ᵀ Jᵀ`,
 //! symmetric by construction.
@@ -103,6 +109,8 @@ pub struct TreeFactorisation {
     /// Column-major n × n. Strict upper triangle: Lᵀ, i.e. entry (j, i) holds L_ij for j an ancestor
     /// of i (so the entries a solve needs for dof i sit in column i); diagonal: D.
     factor: DMatrix<f64>,
+    /// 1 / D_kk: the solves multiply by it (a division costs several multiplications).
+    inverse_pivots: Vec<f64>,
     chains: Arc<DofChains>,
 }
 
@@ -129,6 +137,7 @@ impl TreeFactorisation {
     pub(crate) fn empty(tree: &Tree) -> Self {
         TreeFactorisation {
             factor: DMatrix::zeros(0, 0),
+            inverse_pivots: Vec::new(),
             chains: Arc::clone(tree.dof_chains()),
         }
     }
@@ -175,6 +184,7 @@ impl TreeFactorisation {
         let original: &[f64] = diagonal;
         eliminate(
             &mut self.factor,
+            &mut self.inverse_pivots,
             &self.chains,
             |k| original.get(k).copied().unwrap_or(0.0),
             |dof| tree.dof_body_name(dof),
@@ -202,6 +212,7 @@ impl TreeFactorisation {
         self.factor.as_mut_slice().copy_from_slice(matrix);
         eliminate(
             &mut self.factor,
+            &mut self.inverse_pivots,
             &self.chains,
             |k| matrix.get(k * (FREE_JOINT_DOFS + 1)).copied().unwrap_or(0.0),
             |dof| tree.dof_body_name(dof),
@@ -216,6 +227,11 @@ impl TreeFactorisation {
     /// D, the diagonal of the factorisation.
     pub fn d(&self) -> DVector<f64> {
         self.factor.diagonal()
+    }
+
+    /// `1 / D_kk` in dof order, as the solves multiply by it.
+    pub fn inverse_pivots(&self) -> &[f64] {
+        &self.inverse_pivots
     }
 
     /// D's entries in order, read in place (no copy of the diagonal).
@@ -250,8 +266,8 @@ impl TreeFactorisation {
     pub fn solve_in_place(&self, y: &mut DVector<f64>) -> Result<(), Error> {
         check_len("right-hand side", self.dim(), y.len())?;
         self.solve_lt(y.as_mut_slice());
-        for (value, d) in y.as_mut_slice().iter_mut().zip(self.pivots()) {
-            *value /= d;
+        for (value, inverse) in y.as_mut_slice().iter_mut().zip(&self.inverse_pivots) {
+            *value *= inverse;
         }
         self.solve_l(y.as_mut_slice());
         Ok(())
@@ -271,8 +287,8 @@ impl TreeFactorisation {
         let n = self.dim();
         for column in x.as_mut_slice().chunks_exact_mut(n.max(1)) {
             self.solve_lt(column);
-            for (value, d) in column.iter_mut().zip(self.pivots()) {
-                *value /= d;
+            for (value, inverse) in column.iter_mut().zip(&self.inverse_pivots) {
+                *value *= inverse;
             }
             self.solve_l(column);
         }
@@ -375,25 +391,28 @@ impl TreeFactorisation {
             }
         }
         for (z_t, &k) in z.chunks_exact_mut(width).zip(path) {
-            let scale = data[k * n + k].sqrt();
+            let inverse_scale = 1.0 / data[k * n + k].sqrt();
             for value in z_t {
-                *value /= scale;
+                *value *= inverse_scale;
             }
         }
     }
 
     /// The diagonal of `J M⁻¹ Jᵀ` (m entries) for a Jacobian `J` (m × nv): row i gives
-    /// `‖D^{-1/2} L⁻ᵀ jᵢᵀ‖²`, the same numbers [`Self::delassus`] puts on its diagonal, without
-    /// the m × m products.
+    /// `‖D^{-1/2} L⁻ᵀ jᵢᵀ‖²`, what [`Self::delassus`] puts on its diagonal (to rounding: here
+    /// `Σ z² / D` as `Σ z² · (1 / D)`), without the m × m products.
     pub fn delassus_diagonal(&self, jacobian: &DMatrix<f64>) -> Result<DVector<f64>, Error> {
         check_len("Jacobian columns", self.dim(), jacobian.ncols())?;
         let n = self.dim();
         let mut y = jacobian.transpose();
-        let d = self.factor.diagonal();
         let mut diagonal = DVector::zeros(jacobian.nrows());
         for (column, slot) in y.as_mut_slice().chunks_exact_mut(n.max(1)).zip(diagonal.iter_mut()) {
             self.solve_lt(column);
-            *slot = column.iter().zip(d.iter()).map(|(z, d)| z * z / d).sum();
+            *slot = column
+                .iter()
+                .zip(&self.inverse_pivots)
+                .map(|(z, inverse)| z * z * inverse)
+                .sum();
         }
         Ok(diagonal)
     }
@@ -689,14 +708,27 @@ fn factorise(
     check_len("matrix rows", n, h.nrows())?;
     check_len("matrix columns", n, h.ncols())?;
     let original: Vec<f64> = h.diagonal().iter().copied().collect();
-    eliminate(&mut h, &chains, |k| original.get(k).copied().unwrap_or(0.0), name_of)?;
-    Ok(TreeFactorisation { factor: h, chains })
+    let mut inverse_pivots = Vec::with_capacity(n);
+    eliminate(
+        &mut h,
+        &mut inverse_pivots,
+        &chains,
+        |k| original.get(k).copied().unwrap_or(0.0),
+        name_of,
+    )?;
+    Ok(TreeFactorisation {
+        factor: h,
+        inverse_pivots,
+        chains,
+    })
 }
 
 /// The elimination of [`factorise`] in place on `h` (n × n, n = `chains.len()`, checked by the
-/// callers); `original(k)` is `H_kk` before elimination.
+/// callers); `original(k)` is `H_kk` before elimination. `inverse_pivots` receives `1 / D_kk`: the
+/// column's multipliers `H_ki / H_kk` are taken as `H_ki · (1 / H_kk)`, one division per column.
 fn eliminate(
     h: &mut DMatrix<f64>,
+    inverse_pivots: &mut Vec<f64>,
     chains: &DofChains,
     original: impl Fn(usize) -> f64,
     name_of: impl Fn(usize) -> String,
@@ -705,6 +737,8 @@ fn eliminate(
     let relative = n as f64 * f64::EPSILON;
     let serial = chains.is_chain();
     let data = h.as_mut_slice();
+    inverse_pivots.clear();
+    inverse_pivots.resize(n, 0.0);
     for k in (0..n).rev() {
         let (before, from_k) = data.split_at_mut(k * n);
         let column_k = &mut from_k[..n];
@@ -718,16 +752,18 @@ fn eliminate(
             });
         }
         let chain = chains.of(k);
+        let inverse_pivot = 1.0 / pivot;
+        inverse_pivots[k] = inverse_pivot;
         if serial {
             match n {
-                FREE_JOINT_DOFS => eliminate_chain_column(before, column_k, FREE_JOINT_DOFS, k, pivot),
-                _ => eliminate_chain_column(before, column_k, n, k, pivot),
+                FREE_JOINT_DOFS => eliminate_chain_column(before, column_k, FREE_JOINT_DOFS, k, inverse_pivot),
+                _ => eliminate_chain_column(before, column_k, n, k, inverse_pivot),
             }
             continue;
         }
         for (position, &i) in chain.iter().enumerate() {
             // a = H_ki / H_kk;  H_ij −= a H_kj for j = i, λ(i), …;  H_ki = a.
-            let a = column_k[i] / pivot;
+            let a = column_k[i] * inverse_pivot;
             let column_i = &mut before[i * n..(i + 1) * n];
             column_i[i] -= a * column_k[i];
             for &j in &chain[position + 1..] {
@@ -748,9 +784,9 @@ const FREE_JOINT_DOFS: usize = 6;
 /// after i is i − 1, …, 0): `a = H_ki / H_kk`, `H_ij −= a H_kj` for j = i, …, 0, `H_ki = a`, each
 /// entry once, as slices. `before` holds columns 0..k, `column_k` column k (n entries each).
 #[inline(always)]
-fn eliminate_chain_column(before: &mut [f64], column_k: &mut [f64], n: usize, k: usize, pivot: f64) {
+fn eliminate_chain_column(before: &mut [f64], column_k: &mut [f64], n: usize, k: usize, inverse_pivot: f64) {
     for i in (0..k).rev() {
-        let a = column_k[i] / pivot;
+        let a = column_k[i] * inverse_pivot;
         let column_i = &mut before[i * n..(i + 1) * n];
         column_i[i] -= a * column_k[i];
         for (h_ij, &h_kj) in column_i[..i].iter_mut().zip(&column_k[..i]) {

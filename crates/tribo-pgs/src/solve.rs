@@ -409,7 +409,7 @@ fn column_inverse(
 ///
 /// ```text
 /// Lᵀ z = e_k:  for i = 5 … 0 with z_i ≠ 0:  for j = i−1 … 0:  z_j −= L_ij z_i
-/// z ← D⁻¹ z
+/// z ← D⁻¹ z        (times the factorisation's 1 / D_kk, as its solves)
 /// L x = z:     for i = 0 … 5:  x_i −= Σ_{j = i−1 … 0} L_ij x_j
 /// ```
 fn serial_inverse(system: &TreeFactorisation) -> Result<Matrix6<f64>, tribo_multibody::Error> {
@@ -425,7 +425,7 @@ fn serial_inverse(system: &TreeFactorisation) -> Result<Matrix6<f64>, tribo_mult
     // The factors read in place (no dense copies of L and D): on a serial chain every j < i is an
     // ancestor of i, so the packed storage holds L_ij at (j, i) for all of them.
     let l = Matrix6::from_fn(|r, c| if c < r { packed[(c, r)] } else { 0.0 });
-    let d: [f64; N] = std::array::from_fn(|k| packed[(k, k)]);
+    let inverse_d: [f64; N] = std::array::from_fn(|k| system.inverse_pivots().get(k).copied().unwrap_or(0.0));
     let mut inverse = Matrix6::zeros();
     for k in 0..N {
         let mut y = [0.0; N];
@@ -439,8 +439,8 @@ fn serial_inverse(system: &TreeFactorisation) -> Result<Matrix6<f64>, tribo_mult
                 y[j] -= l[(i, j)] * yi;
             }
         }
-        for (value, d) in y.iter_mut().zip(d.iter()) {
-            *value /= d;
+        for (value, inverse) in y.iter_mut().zip(inverse_d.iter()) {
+            *value *= inverse;
         }
         for i in 0..N {
             let sum: f64 = (0..i).rev().map(|j| l[(i, j)] * y[j]).sum();
