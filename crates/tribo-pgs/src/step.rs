@@ -35,7 +35,7 @@ use crate::degenerate::{operator_can_screen, screen, screen_on_operator};
 use crate::error::SolveError;
 use crate::integrate::{advance, AdvanceScratch, Impulses};
 use crate::options::{PgsOptions, SolverKind};
-use crate::readout::{body_state_into, contact_records};
+use crate::readout::{body_state_into, CommittedContacts};
 use crate::solve::{
     free_body_inverses, least_norm_rows, newton_contacts, solve, Assembled, WarmStart, LOAD_SHARING_SWEEPS,
 };
@@ -59,7 +59,8 @@ pub(crate) struct PgsEngine {
     /// last read-out), otherwise only storage.
     kinematics: Vec<KinematicsData>,
     kinematics_current: bool,
-    contacts: Vec<ContactRecord>,
+    /// The last committed step's contact rows and impulses, and its records read out lazily.
+    contacts: CommittedContacts,
     time: f64,
     steps: u64,
     pgs: Pgs,
@@ -228,7 +229,7 @@ impl PgsEngine {
             state: SceneState { bodies },
             kinematics,
             kinematics_current: true,
-            contacts: Vec::new(),
+            contacts: CommittedContacts::default(),
             time: 0.0,
             steps: 0,
             pgs,
@@ -312,21 +313,19 @@ impl PgsEngine {
         stored.resize_with(models.len(), KinematicsData::default);
         let current = std::mem::replace(&mut self.kinematics_current, false);
         let kinematics = report.time("kinematics", || {
-            models
-                .iter()
-                .zip(states)
-                .zip(stored.iter_mut())
-                .enumerate()
-                .map(|(b, ((m, s), data))| {
-                    let data = std::mem::take(data);
-                    if current && data.is_at(s) {
-                        Kinematics::from_data(&m.tree, data)
-                    } else {
-                        Kinematics::new_in(&m.tree, s, data)
-                    }
-                    .map_err(|e| diverged(b, e))
-                })
-                .collect::<Result<Vec<_>, _>>()
+            // Sized once: a `collect` into `Result` knows no length and would grow the vector
+            // by doubling, copying it some ten times a step at 1000 bodies.
+            let mut kinematics = Vec::with_capacity(models.len());
+            for (b, ((m, s), data)) in models.iter().zip(states).zip(stored.iter_mut()).enumerate() {
+                let data = std::mem::take(data);
+                let kin = if current && data.is_at(s) {
+                    Kinematics::from_data(&m.tree, data)
+                } else {
+                    Kinematics::new_in(&m.tree, s, data)
+                };
+                kinematics.push(kin.map_err(|e| diverged(b, e))?);
+            }
+            Ok(kinematics)
         })?;
         let gravity = self.scene.gravity;
         let link_names = &self.link_names;
@@ -430,6 +429,7 @@ impl PgsEngine {
             };
             Ok((dropped, on_operator))
         })?;
+        self.scratch.collision.recycle(pairs);
         let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
         let least_norm = least_norm_rows(options);
         let solve_report = report.time("solve", || {
@@ -665,19 +665,14 @@ impl Engine for PgsEngine {
         std::mem::swap(&mut self.state.bodies, &mut self.scratch.next_bodies);
         std::mem::swap(&mut self.kinematics, &mut self.scratch.next_kinematics);
         self.kinematics_current = true;
-        contact_records(
-            &self.scene,
-            &self.scratch.rows,
-            &self.scratch.lambda,
-            dt,
-            &mut self.contacts,
-        );
+        self.contacts
+            .commit(&mut self.scratch.rows, &mut self.scratch.lambda, dt);
         self.time += dt;
         self.steps += 1;
         report.iterations = u32::try_from(solved.iterations).unwrap_or(u32::MAX);
         report.residual = solved.residual;
         report.complementarity = solved.complementarity;
-        report.contacts = self.scratch.rows.len();
+        report.contacts = self.contacts.rows().len();
         for (a, b) in &solved.dropped {
             report.warnings.push(format!(
                 "contacts between {} and {} dropped: the joints can hardly move the links against each \
@@ -693,7 +688,7 @@ impl Engine for PgsEngine {
             // projected step would move λ) over the step's largest impulse |λ|∞, above 1e-3. The
             // runner counts these and warns once per run (tribo_engine::CapTally).
             const RELATIVE_RESIDUAL_TOLERANCE: f64 = 1e-3;
-            let largest = self.scratch.lambda.iter().fold(0.0_f64, |m, l| m.max(l.abs()));
+            let largest = self.contacts.lambda().iter().fold(0.0_f64, |m, l| m.max(l.abs()));
             let relative_residual = if solved.residual == 0.0 {
                 0.0
             } else {
@@ -719,7 +714,7 @@ impl Engine for PgsEngine {
     }
 
     fn contacts(&self) -> &[ContactRecord] {
-        &self.contacts
+        self.contacts.records(&self.scene)
     }
 
     fn set_stage_timing(&mut self, on: bool) {
@@ -847,5 +842,50 @@ mod tests {
         let [shared, own] = &engines;
         assert!(shared.contacts().len() >= 12, "the free cubes rest on the floor");
         assert_eq!(shared.state().bodies, own.state().bodies);
+    }
+    /// Contact records are built when first read ([`CommittedContacts`]): read after every step,
+    /// every 7th or twice in a row, they are the same, bit for bit, and the runs stay the same. A
+    /// step that fails after building its rows (a compliant point without a normal) leaves the
+    /// last committed step's records.
+    #[test]
+    fn contact_records_read_lazily_are_the_steps_own() {
+        let commands = Commands::default();
+        let mut every = PgsEngine::new(cubes(true), PgsOptions::default()).expect("builds");
+        let mut sparse = PgsEngine::new(cubes(true), PgsOptions::default()).expect("builds");
+        for step in 1..=60 {
+            every.step(0.002, &commands).expect("steps");
+            sparse.step(0.002, &commands).expect("steps");
+            let read = every.contacts().to_vec();
+            assert_eq!(every.contacts(), read.as_slice(), "a second read");
+            if step % 7 == 0 {
+                assert_eq!(sparse.contacts(), read.as_slice(), "step {step}");
+            }
+        }
+        assert_eq!(every.state().bodies, sparse.state().bodies);
+        let committed = every.contacts().to_vec();
+        assert!(committed.len() >= 12, "the free cubes rest on the floor");
+
+        let mut stale = PgsEngine::new(cubes(true), PgsOptions::default()).expect("builds");
+        for _ in 0..60 {
+            stale.step(0.002, &commands).expect("steps");
+        }
+        let cube = LinkRef { body: 1, link: 0 };
+        let floor = LinkRef { body: 0, link: 0 };
+        let no_normal = HostedContacts {
+            points: vec![CompliantPoint {
+                a: floor,
+                b: cube,
+                point: Vector3::new(0.0, 0.0, 0.0),
+                normal: Vector3::zeros(),
+                force: Vector3::zeros(),
+                normal_stiffness: 1e4,
+                tangential_stiffness: 1e4,
+                damping: 0.0,
+                friction: 0.5,
+            }],
+            wrenches: Vec::new(),
+        };
+        assert!(stale.step_with(0.002, &commands, &no_normal).is_err());
+        assert_eq!(stale.contacts(), committed.as_slice());
     }
 }
