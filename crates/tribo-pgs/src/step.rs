@@ -651,10 +651,13 @@ impl Engine for PgsEngine {
             return Err(error);
         }
         let mut compliant_forces = vec![nalgebra::Vector3::zeros(); self.compliant_points.len()];
-        for (c, row) in self.scratch.rows.iter().enumerate() {
-            if let Some(slot) = row.compliant.and_then(|i| compliant_forces.get_mut(i)) {
-                let l = self.scratch.lambda.fixed_rows::<3>(3 * c);
-                *slot = (row.normal * l[0] + row.t1 * l[1] + row.t2 * l[2]) / dt;
+        // Only compliant points have compliant rows: without them the rows are not read here.
+        if !compliant_forces.is_empty() {
+            for (c, row) in self.scratch.rows.iter().enumerate() {
+                if let Some(slot) = row.compliant.and_then(|i| compliant_forces.get_mut(i)) {
+                    let l = self.scratch.lambda.fixed_rows::<3>(3 * c);
+                    *slot = (row.normal * l[0] + row.t1 * l[1] + row.t2 * l[2]) / dt;
+                }
             }
         }
         self.compliant_forces = compliant_forces;
