@@ -100,7 +100,8 @@
 //! # Read-out and report
 //! Link velocities are those of the link frame origin (world). Contact records: every point with
 //! λₙ > 0, normal from a to b, depth ≥ 0 when overlapping, normal force λₙ / h and friction force
-//! on b. `StepReport`: `contacts` = contact points (LCP size 3 × contacts), `iterations` = PGS
+//! on b, built from the committed step's rows and impulses when first read (readout.rs,
+//! `CommittedContacts`), as the `rapier` engine reads its contacts out. `StepReport`: `contacts` = contact points (LCP size 3 × contacts), `iterations` = PGS
 //! sweeps (the most any island took, load-sharing ones included; Lemke pivots), `residual` =
 //! natural-map residual ‖λ − Π(λ − w)‖∞ (the worst contact of any island),
 //! `complementarity` = tribo-lcp's complementarity error (max |λᵢ wᵢ| plus the friction
