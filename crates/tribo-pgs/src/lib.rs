@@ -101,12 +101,13 @@
 //! Link velocities are those of the link frame origin (world). Contact records: every point with
 //! λₙ > 0, normal from a to b, depth ≥ 0 when overlapping, normal force λₙ / h and friction force
 //! on b, built from the committed step's rows and impulses when first read (readout.rs,
-//! `CommittedContacts`), as the `rapier` engine reads its contacts out. `StepReport`: `contacts` = contact points (LCP size 3 × contacts), `iterations` = PGS
-//! sweeps (the most any island took, load-sharing ones included; Lemke pivots), `residual` =
-//! natural-map residual ‖λ − Π(λ − w)‖∞ (the worst contact of any island),
-//! `complementarity` = tribo-lcp's complementarity error (max |λᵢ wᵢ| plus the friction
-//! dissipation gap); a solve stopped at the iteration cap, or stalled before it (tribo-lcp
-//! `SolveReport::stalled`: its residual no longer changing), adds a warning.
+//! `CommittedContacts`), as the `rapier` engine reads its contacts out. `StepReport`: `contacts` =
+//! contact points (LCP size 3 × contacts), `iterations` = PGS sweeps (the most any island took,
+//! load-sharing ones included; Lemke pivots), `residual` = natural-map residual ‖λ − Π(λ − w)‖∞
+//! (the worst contact of any island), `complementarity` = tribo-lcp's complementarity error
+//! (max |λᵢ wᵢ| plus the friction dissipation gap); a solve stopped at the iteration cap, or
+//! stalled before it (tribo-lcp `SolveReport::stalled`: its residual no longer changing), adds a
+//! warning.
 //!
 //! # Hosting an extension
 //! [`PgsFactory`] is also a [`HostFactory`]: the engine it builds is a `tribo_engine::ContactHost`
