@@ -561,6 +561,55 @@ mod tests {
     }
 
     #[test]
+    fn a_solve_started_from_known_body_velocities_keeps_them_for_its_answer() {
+        use crate::{ContactFriction, ContactProblem, FrictionModel, Pgs, PgsOptions};
+        let (op, _) = sample();
+        let b = nalgebra::DVector::from_fn(9, |i, _| if i % 3 == 0 { -0.5 - 0.1 * i as f64 } else { 0.2 });
+        let contacts = vec![ContactFriction::new(0.4, FrictionModel::Cone); 3];
+        let options = PgsOptions {
+            tolerance: 1e-12,
+            max_iterations: 5000,
+            ..PgsOptions::default()
+        };
+        let problem = ContactProblem::new(op, b, contacts).expect("valid");
+        let fresh_velocities = |x: &nalgebra::DVector<f64>| {
+            let mut dv = vec![0.0; problem.delassus.velocity_len()];
+            problem.delassus.body_velocities(x.as_slice(), &mut dv);
+            dv
+        };
+        // A warm start outside the cone and with a negative normal: the projection changes it.
+        let start = nalgebra::DVector::from_column_slice(&[0.3, 0.9, -0.4, -0.2, 0.1, 0.0, 0.5, 0.0, 0.05]);
+        let known = fresh_velocities(&start);
+        let islands = [vec![0, 1, 2]];
+        let mut afresh = start.clone();
+        let mut from_known = start.clone();
+        let mut first = Pgs::new(options);
+        let mut second = Pgs::new(options);
+        let r1 = first
+            .solve_valid_contacts_in_islands(&problem, &mut afresh, &islands)
+            .expect("solves");
+        let r2 = second
+            .solve_valid_contacts_in_islands_from(&problem, &mut from_known, &islands, Some(&known))
+            .expect("solves");
+        assert!(r1.converged && r2.converged, "{r1:?} {r2:?}");
+        assert!((&afresh - &from_known).amax() < 1e-12, "{afresh} vs {from_known}");
+        // Each solver's kept state is Δv of the λ it returned, to rounding.
+        for (solver, x) in [(&first, &afresh), (&second, &from_known)] {
+            let expected = fresh_velocities(x);
+            assert_eq!(solver.body_velocities().len(), expected.len());
+            for (u, v) in solver.body_velocities().iter().zip(&expected) {
+                assert!((u - v).abs() < 1e-12, "{u} vs {v}");
+            }
+        }
+        // A state of the wrong length is ignored: summed afresh, bit for bit the plain solve.
+        let mut ignored = start.clone();
+        Pgs::new(options)
+            .solve_valid_contacts_in_islands_from(&problem, &mut ignored, &islands, Some(&[0.0; 5]))
+            .expect("solves");
+        assert_eq!(ignored, afresh);
+    }
+
+    #[test]
     fn operators_rebuilt_in_place_equal_the_ones_built_afresh() {
         let (op, _) = sample();
         let sides: Vec<(usize, FactoredSide)> = (0..3)

@@ -161,6 +161,15 @@ impl Pgs {
         }
     }
 
+    /// The operator's velocity state `Δv(λ)` (`DelassusRows::velocity_len` entries; empty when
+    /// the operator keeps none) of the λ the last contact solve returned, kept consistent with λ
+    /// through its sweeps: the body velocity changes of a factored operator's bodies, summed as
+    /// the impulses changed rather than afresh (equal to `DelassusRows::body_velocities` of that λ
+    /// up to rounding). Meaningless after a solve that returned an error.
+    pub fn body_velocities(&self) -> &[f64] {
+        &self.velocity
+    }
+
     /// Solve 0 ≤ λ ⊥ Aλ + b ≥ 0. `lambda` is the warm start on entry and the solution on return.
     pub fn solve_lcp<D: DelassusRows + ?Sized>(
         &mut self,
@@ -250,30 +259,57 @@ impl Pgs {
         lambda: &mut DVector<f64>,
         islands: &[Vec<usize>],
     ) -> Result<SolveReport> {
+        self.solve_valid_contacts_in_islands_from(problem, lambda, islands, None)
+    }
+
+    /// [`Self::solve_valid_contacts_in_islands`] with the operator's velocity state of the
+    /// warm start `lambda` known: `known` (of [`DelassusRows::velocity_len`] entries) is taken
+    /// as `Δv(λ)` instead of being summed from every contact's impulse — another solve's
+    /// [`Self::body_velocities`] on an operator with the same factored part, whose final λ this
+    /// solve starts from. The warm start's projection then updates it contact by contact
+    /// (`DelassusRows::add_impulse`). `None`, or a state of another length: summed afresh.
+    pub fn solve_valid_contacts_in_islands_from<D: DelassusRows>(
+        &mut self,
+        problem: &ContactProblem<D>,
+        lambda: &mut DVector<f64>,
+        islands: &[Vec<usize>],
+        known: Option<&[f64]>,
+    ) -> Result<SolveReport> {
         self.options.validate()?;
         check_len("initial λ", problem.free_velocity.len(), lambda.len())?;
         check_finite("initial λ", lambda.as_slice())?;
         self.prepare_contact_steps(problem)?;
 
+        let a = &problem.delassus;
+        let mut velocity = std::mem::take(&mut self.velocity);
+        velocity.clear();
+        let known = known.filter(|k| k.len() == a.velocity_len());
+        if let Some(known) = known {
+            velocity.extend_from_slice(known);
+        }
         // Warm start: project onto the feasible set (a tangent row of zero diagonal carries nothing).
-        for ((friction, l), inv) in problem
+        for (c, ((friction, l), inv)) in problem
             .contacts
             .iter()
             .zip(lambda.as_mut_slice().chunks_exact_mut(3))
             .zip(self.inverse_diagonal.chunks_exact(3))
+            .enumerate()
         {
+            let entry = [l[0], l[1], l[2]];
             l[0] = l[0].max(0.0);
             let t = friction.model.project([l[1], l[2]], friction.mu * l[0]);
             (l[1], l[2]) = (t[0] * active(inv[1]), t[1] * active(inv[2]));
+            if known.is_some() && entry != [l[0], l[1], l[2]] {
+                a.add_impulse(c, [l[0] - entry[0], l[1] - entry[1], l[2] - entry[2]], &mut velocity);
+            }
         }
 
         let tolerance = self.options.tolerance;
-        let a = &problem.delassus;
         let lam = lambda.as_mut_slice();
-        let mut velocity = std::mem::take(&mut self.velocity);
-        velocity.clear();
-        velocity.resize(a.velocity_len(), 0.0);
-        a.body_velocities(lam, &mut velocity);
+        if known.is_none() {
+            velocity.resize(a.velocity_len(), 0.0);
+            a.body_velocities(lam, &mut velocity);
+        }
         let mut report = SolveReport {
             iterations: 0,
             residual: 0.0,

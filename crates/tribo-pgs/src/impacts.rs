@@ -86,14 +86,15 @@ pub(crate) struct Targets {
 
 /// Resolves the impacts on struck speculative contacts (module docs). `lambda` holds the solution
 /// of the step's rigid problem on entry and the step's impulses on return, `first` the report of
-/// that solve.
+/// that solve. Returns the report and whether `lambda` is still that solution (no contact was
+/// struck).
 pub(crate) fn resolve_impacts(
     assembled: &Assembled,
     lambda: &mut DVector<f64>,
     pgs: &mut Pgs,
     options: &PgsOptions,
     first: SolveReport,
-) -> Result<SolveReport, SolveError> {
+) -> Result<(SolveReport, bool), SolveError> {
     let (problem, rows) = (&assembled.problem, assembled.targets.as_slice());
     let mut pending: Vec<bool> = rows
         .iter()
@@ -101,7 +102,7 @@ pub(crate) fn resolve_impacts(
         .map(|(c, row)| row.strike.is_some() && lambda.get(3 * c).is_some_and(|&l| l > 0.0))
         .collect();
     if !pending.contains(&true) {
-        return Ok(first);
+        return Ok((first, true));
     }
     let mut report = SolveReport {
         iterations: first.iterations,
@@ -159,7 +160,7 @@ pub(crate) fn resolve_impacts(
         start = DVector::zeros(lambda.len());
     }
     *lambda = base;
-    Ok(report)
+    Ok((report, false))
 }
 
 /// `A λ + b + target`: the contact velocities (normal, t₁, t₂) after the impulses λ, with each

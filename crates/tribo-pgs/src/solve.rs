@@ -643,24 +643,32 @@ fn sharing_problem(
 /// first gives it `sharing` (at most [`LOAD_SHARING_SWEEPS`] sweeps) and Lemke solves it instead
 /// of the rigid one (module docs); the report's iterations count both PGS runs. Impacts on
 /// speculative contacts struck within the step are then resolved in order (impacts.rs).
+///
+/// Returns the report and whether `pgs` holds the factored bodies' velocity changes of the
+/// returned λ (`Pgs::body_velocities`: PGS solved it and no impact pass changed it), which the
+/// integration then takes instead of summing them again from λ. The rigid solve starts from the
+/// load-sharing solve's velocity changes the same way (the two operators share their factored
+/// part, `FactoredDelassus::with_added_blocks`).
 pub(crate) fn solve(
     assembled: &Assembled,
     lambda: &mut DVector<f64>,
     pgs: &mut Pgs,
     sharing: &mut Pgs,
     options: &PgsOptions,
-) -> Result<SolveReport, SolveError> {
+) -> Result<(SolveReport, bool), SolveError> {
     match options.solver {
         SolverKind::Pgs => {
             let mut sweeps = 0;
+            let mut known = None;
             if let Some(problem) = assembled.sharing() {
                 sweeps = sharing
                     .solve_valid_contacts_in_islands(problem, lambda, assembled.sharing_islands())
                     .map_err(SolveError::Solver)?
                     .iterations;
+                known = Some(sharing.body_velocities());
             }
             let mut report = pgs
-                .solve_valid_contacts_in_islands(&assembled.problem, lambda, assembled.islands.groups())
+                .solve_valid_contacts_in_islands_from(&assembled.problem, lambda, assembled.islands.groups(), known)
                 .map_err(SolveError::Solver)?;
             report.iterations += sweeps;
             resolve_impacts(assembled, lambda, pgs, options, report)
@@ -679,7 +687,8 @@ pub(crate) fn solve(
             }
             .map_err(SolveError::Solver)?;
             *lambda = solution;
-            resolve_impacts(assembled, lambda, pgs, options, report)
+            let (report, _) = resolve_impacts(assembled, lambda, pgs, options, report)?;
+            Ok((report, false))
         }
     }
 }

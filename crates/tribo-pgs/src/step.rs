@@ -99,7 +99,8 @@ struct StepScratch {
     next_states: Vec<State>,
     /// Each body's index into the assembled problem's bodies.
     rows_of: Vec<Option<usize>>,
-    /// The factored free bodies' velocity changes of the step (integrate.rs), 6 per slot.
+    /// The factored free bodies' velocity changes of the step (integrate.rs), 6 per slot, when
+    /// the solve did not keep them beside λ (`solve::solve`).
     factored_velocity: Vec<f64>,
     /// Working vectors of the integration (integrate.rs).
     advance: AdvanceScratch,
@@ -432,7 +433,7 @@ impl PgsEngine {
         self.scratch.collision.recycle(pairs);
         let (pgs, sharing, warm_start, options) = (&mut self.pgs, &mut self.sharing, &self.warm_start, &self.options);
         let least_norm = least_norm_rows(options);
-        let solve_report = report.time("solve", || {
+        let (solve_report, velocities_kept) = report.time("solve", || {
             warm_start.initial(rows, lambda);
             assembled
                 .assemble(rows, velocity_steps, inverses, options.load_sharing, lambda, least_norm)
@@ -448,31 +449,39 @@ impl PgsEngine {
                         .map_err(solver_failure)?;
                 }
             }
-            let solve_report = if rows.is_empty() {
-                tribo_lcp::SolveReport {
+            let solved = if rows.is_empty() {
+                let report = tribo_lcp::SolveReport {
                     iterations: 0,
                     residual: 0.0,
                     complementarity: 0.0,
                     converged: true,
                     stalled: false,
-                }
+                };
+                (report, false)
             } else {
                 solve(assembled, lambda, pgs, sharing, options).map_err(solver_failure)?
             };
-            Ok(solve_report)
+            Ok(solved)
         })?;
         report.time("integrate", || {
             next_states.resize_with(models.len(), || State {
                 q: DVector::zeros(0),
                 v: DVector::zeros(0),
             });
-            // The factored free bodies' velocity changes from the final impulses (integrate.rs).
+            // The factored free bodies' velocity changes from the final impulses (integrate.rs):
+            // those the solve kept beside λ, else summed from λ.
             let delassus = &assembled.problem.delassus;
-            factored_velocity.clear();
-            factored_velocity.resize(delassus.velocity_len(), 0.0);
-            if lambda.len() == delassus.dim() {
-                delassus.body_velocities(lambda.as_slice(), factored_velocity);
-            }
+            let kept = pgs.body_velocities();
+            let factored_velocity: &[f64] = if velocities_kept && kept.len() == delassus.velocity_len() {
+                kept
+            } else {
+                factored_velocity.clear();
+                factored_velocity.resize(delassus.velocity_len(), 0.0);
+                if lambda.len() == delassus.dim() {
+                    delassus.body_velocities(lambda.as_slice(), factored_velocity);
+                }
+                factored_velocity
+            };
             rows_of.clear();
             rows_of.resize(models.len(), None);
             for (index, rows) in assembled.bodies().iter().enumerate() {
