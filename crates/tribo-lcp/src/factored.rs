@@ -538,17 +538,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn projected_gauss_seidel_solves_the_same_problem_on_either_form() {
-        use crate::{ContactFriction, ContactProblem, FrictionModel, Pgs, PgsOptions};
-        let (op, a) = sample();
+    /// The free velocity, friction and tight solver options of the contacts of [`sample`].
+    fn sample_contacts() -> (nalgebra::DVector<f64>, Vec<crate::ContactFriction>, crate::PgsOptions) {
         let b = nalgebra::DVector::from_fn(9, |i, _| if i % 3 == 0 { -0.5 - 0.1 * i as f64 } else { 0.2 });
-        let contacts = vec![ContactFriction::new(0.4, FrictionModel::Cone); 3];
-        let options = PgsOptions {
+        let contacts = vec![crate::ContactFriction::new(0.4, crate::FrictionModel::Cone); 3];
+        let options = crate::PgsOptions {
             tolerance: 1e-12,
             max_iterations: 5000,
-            ..PgsOptions::default()
+            ..crate::PgsOptions::default()
         };
+        (b, contacts, options)
+    }
+
+    #[test]
+    fn projected_gauss_seidel_solves_the_same_problem_on_either_form() {
+        use crate::{ContactProblem, Pgs};
+        let (op, a) = sample();
+        let (b, contacts, options) = sample_contacts();
         let factored = ContactProblem::new(op, b.clone(), contacts.clone()).expect("valid");
         let dense = ContactProblem::new(a, b, contacts).expect("valid");
         let mut x = nalgebra::DVector::zeros(9);
@@ -562,15 +568,9 @@ mod tests {
 
     #[test]
     fn a_solve_started_from_known_body_velocities_keeps_them_for_its_answer() {
-        use crate::{ContactFriction, ContactProblem, FrictionModel, Pgs, PgsOptions};
+        use crate::{ContactProblem, Pgs};
         let (op, _) = sample();
-        let b = nalgebra::DVector::from_fn(9, |i, _| if i % 3 == 0 { -0.5 - 0.1 * i as f64 } else { 0.2 });
-        let contacts = vec![ContactFriction::new(0.4, FrictionModel::Cone); 3];
-        let options = PgsOptions {
-            tolerance: 1e-12,
-            max_iterations: 5000,
-            ..PgsOptions::default()
-        };
+        let (b, contacts, options) = sample_contacts();
         let problem = ContactProblem::new(op, b, contacts).expect("valid");
         let fresh_velocities = |x: &nalgebra::DVector<f64>| {
             let mut dv = vec![0.0; problem.delassus.velocity_len()];
