@@ -5,8 +5,9 @@
 //!
 //! For a free rigid body, whose contacts the solver kept factored (solve.rs), `M̃⁻¹ J_Bᵀ λ_B` is
 //! the body's velocity change `Δv_B = Σ_c g_cB λ_c` of the factored operator (tribo-lcp
-//! `FactoredDelassus`), formed from the final impulses: the velocity the solver's own sweeps
-//! worked with, without a second solve with M̃.
+//! `FactoredDelassus`): the velocity the solver's own sweeps kept beside the final impulses
+//! (tribo-lcp `Pgs::body_velocities`), or, when an impact pass changed them, summed from them
+//! afresh — without a second solve with M̃ either way.
 //!
 //! **Divergence**: a non-finite velocity or one above [`MAX_SPEED`] (m/s or rad/s, any
 //! coordinate) stops the step with the body's name; the engine keeps its last good state.

@@ -23,7 +23,8 @@
 //!    `solve` assembles instead of computing its own, and a changed row set is assembled again).
 //! 5. `solve` (solve.rs): the Delassus operator `A = J M̃⁻¹ Jᵀ` in block-sparse form (bodies couple
 //!    contacts only through shared bodies), free rigid bodies kept factored (the sweep updates
-//!    their velocities `Δv = M̃⁻¹ Jᵀ λ` instead of reading assembled blocks), warm-started projected
+//!    their velocities `Δv = M̃⁻¹ Jᵀ λ` instead of reading assembled blocks, and hands them on to
+//!    the next solve and to `integrate` rather than summing them again), warm-started projected
 //!    Gauss–Seidel with the exact circular cone (or a pyramid/box) island by island (islands.rs:
 //!    contacts that share no dynamic body), or Lemke for small polyhedral problems; a few
 //!    load-sharing sweeps come first (see *Load sharing* below). Speculative contacts struck within the step
