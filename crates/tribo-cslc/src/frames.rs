@@ -181,29 +181,61 @@ impl<'a> TargetFrame<'a> {
                 rotation,
                 translation,
                 ..
-            } => {
-                let (distance, normal) =
-                    shape.local_distance_and_normal(&Point3::from(rotation * q.coords + translation));
-                (distance, rotation.tr_mul(&normal))
-            }
+            } => shape_distance_and_normal(*shape, rotation, translation, q),
             TargetFrame::FrameFree {
                 form: FrameFree::Ball { radius },
                 origin,
                 axis,
                 ..
-            } => {
-                let offset = q - origin;
-                let length = offset.norm();
-                let normal = if length > 1e-300 { offset / length } else { *axis };
-                (length - radius, normal)
-            }
+            } => ball_distance_and_normal(*radius, origin, axis, q),
             TargetFrame::FrameFree {
                 form: FrameFree::HalfSpace,
                 origin,
                 axis,
                 ..
-            } => (axis.dot(&(q - origin)), *axis),
+            } => half_space_distance_and_normal(origin, axis, q),
             TargetFrame::World { .. } => (self.distance(q), self.normal(q)),
+        }
+    }
+
+    /// [`distance_and_normal`](Self::distance_and_normal) at each point `points` yields, handed
+    /// to `answer` with the point's index, in order: the frame's kind is matched once for the
+    /// whole run instead of once per point, so the run of a ball's queries (a root and a
+    /// division each) is one loop the processor can overlap.
+    pub fn distances_and_normals(
+        &self,
+        points: impl Iterator<Item = (usize, Point3<f64>)>,
+        mut answer: impl FnMut(usize, f64, Vector3<f64>),
+    ) {
+        match self {
+            TargetFrame::Shape {
+                shape,
+                rotation,
+                translation,
+                ..
+            } => points.for_each(|(i, q)| {
+                let (distance, normal) = shape_distance_and_normal(*shape, rotation, translation, &q);
+                answer(i, distance, normal);
+            }),
+            TargetFrame::FrameFree {
+                form: FrameFree::Ball { radius },
+                origin,
+                axis,
+                ..
+            } => points.for_each(|(i, q)| {
+                let (distance, normal) = ball_distance_and_normal(*radius, origin, axis, &q);
+                answer(i, distance, normal);
+            }),
+            TargetFrame::FrameFree {
+                form: FrameFree::HalfSpace,
+                origin,
+                axis,
+                ..
+            } => points.for_each(|(i, q)| {
+                let (distance, normal) = half_space_distance_and_normal(origin, axis, &q);
+                answer(i, distance, normal);
+            }),
+            TargetFrame::World { .. } => points.for_each(|(i, q)| answer(i, self.distance(&q), self.normal(&q))),
         }
     }
 
@@ -220,6 +252,40 @@ impl<'a> TargetFrame<'a> {
             TargetFrame::World { target, pad_pose } => pad_pose.rotation.inverse() * target.normal(&(pad_pose * q)),
         }
     }
+}
+
+/// A primitive's distance and outward normal at the pad-frame point `q`, queried in its own
+/// frame `q_shape = R q + t` and the normal turned back, `m_pad = Rᵀ m_shape`.
+#[inline(always)]
+fn shape_distance_and_normal(
+    shape: &dyn Shape,
+    rotation: &Matrix3<f64>,
+    translation: &Vector3<f64>,
+    q: &Point3<f64>,
+) -> (f64, Vector3<f64>) {
+    let (distance, normal) = shape.local_distance_and_normal(&Point3::from(rotation * q.coords + translation));
+    (distance, rotation.tr_mul(&normal))
+}
+
+/// A ball's distance `|q − c| − R` and outward normal `(q − c)/|q − c|` (its `axis` at the
+/// centre itself).
+#[inline(always)]
+fn ball_distance_and_normal(
+    radius: f64,
+    origin: &Point3<f64>,
+    axis: &Vector3<f64>,
+    q: &Point3<f64>,
+) -> (f64, Vector3<f64>) {
+    let offset = q - origin;
+    let length = offset.norm();
+    let normal = if length > 1e-300 { offset / length } else { *axis };
+    (length - radius, normal)
+}
+
+/// A half-space's distance `m·(q − o)` and its normal `m`.
+#[inline(always)]
+fn half_space_distance_and_normal(origin: &Point3<f64>, axis: &Vector3<f64>, q: &Point3<f64>) -> (f64, Vector3<f64>) {
+    (axis.dot(&(q - origin)), *axis)
 }
 
 /// The frames of `targets` for a pad at `pad_pose`.

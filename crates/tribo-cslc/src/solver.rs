@@ -36,6 +36,65 @@ fn keep_deeper(best: &mut Option<(usize, f64, Vector3<f64>)>, candidate: (usize,
     }
 }
 
+/// The [`Surface`] of a sphere of radius `radius` at `delta` from its deepest target `deepest`
+/// (`(target, φ, normal)`), if within its radius plus [`REACH_RADII`] radii (a sphere moving
+/// farther within one step is a fast impact anyway).
+#[inline(always)]
+fn surface_within_reach(
+    radius: f64,
+    delta: &Vector3<f64>,
+    deepest: Option<(usize, f64, Vector3<f64>)>,
+) -> Option<Surface> {
+    let (target, penetration, normal) = deepest?;
+    (penetration > -REACH_RADII * radius).then_some(Surface {
+        target,
+        penetration,
+        normal,
+        delta: *delta,
+    })
+}
+
+/// What a step's set-up needs to carry the stick anchors with the surfaces (§3.4).
+struct AnchorCarry<'a> {
+    input: &'a StepInput<'a>,
+    /// The pad pose at the end of the step and its origin (world).
+    pose: &'a Isometry3<f64>,
+    origin: &'a Point3<f64>,
+}
+
+impl AnchorCarry<'_> {
+    /// Sphere `sphere`'s [`Prepared`] entry `here`, from its displacement `delta`, its nearest
+    /// target's `surface` and its contact state of the last step `(touched target, penetration,
+    /// slid)`: the stick anchor (the displacement carried by the relative surface motion, for a
+    /// sphere that touched), the penetration jump (fast-impact detection) and the stick limit.
+    #[inline(always)]
+    fn prepare(
+        &self,
+        sphere: &crate::geometry::LatticeSphere,
+        delta: &Vector3<f64>,
+        surface: Option<Surface>,
+        (touched, penetration, slid): (Option<usize>, f64, bool),
+        here: &mut Prepared,
+    ) {
+        let input = self.input;
+        let carried = match touched.and_then(|t| input.targets.get(t)) {
+            Some(target) => {
+                // Only a sphere in contact carries its anchor with the surface.
+                let world = self.pose * (sphere.rest_position + delta);
+                let relative = target.surface_velocity(&world) - input.pad_twist.velocity_at(self.origin, &world);
+                delta + self.pose.rotation.inverse() * relative * input.dt
+            }
+            None => *delta,
+        };
+        let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
+        here.anchor = carried;
+        here.jump = predicted - penetration.max(0.0);
+        here.surface = surface;
+        here.stick = None;
+        here.stick_limit = if slid { input.dynamic_friction } else { input.friction };
+    }
+}
+
 /// `f(i)` for every sphere `i < n`, in sphere order; in parallel for large lattices.
 fn map_spheres<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
     if n >= PARALLEL_MIN_SPHERES {
@@ -404,14 +463,7 @@ impl CslcPad {
         delta: &Vector3<f64>,
         deepest: Option<(usize, f64, Vector3<f64>)>,
     ) -> Option<Surface> {
-        let radius = self.lattice.spheres().get(i)?.radius;
-        let (target, penetration, normal) = deepest?;
-        (penetration > -REACH_RADII * radius).then_some(Surface {
-            target,
-            penetration,
-            normal,
-            delta: *delta,
-        })
+        surface_within_reach(self.lattice.spheres().get(i)?.radius, delta, deepest)
     }
 
     /// [`Self::deepest_among`] of every sphere at its current displacement, with the targets of
@@ -427,16 +479,20 @@ impl CslcPad {
     ) {
         out.clear();
         out.resize(self.lattice.len(), None);
+        let spheres = self.lattice.spheres();
         for (t, frame) in frames.iter().enumerate() {
             let bit = (t < 64).then(|| 1u64 << t);
-            let spheres = self.lattice.spheres().iter().zip(&self.displacement);
-            for (i, ((sphere, delta), best)) in spheres.zip(out.iter_mut()).enumerate() {
-                if bit.is_some_and(|bit| self.clusters.mask_of(i, candidates) & bit == 0) {
-                    continue;
+            let points = spheres
+                .iter()
+                .zip(&self.displacement)
+                .enumerate()
+                .filter(|(i, _)| bit.is_none_or(|bit| self.clusters.mask_of(*i, candidates) & bit != 0))
+                .map(|(i, (sphere, delta))| (i, sphere.rest_position + delta));
+            frame.distances_and_normals(points, |i, distance, normal| {
+                if let (Some(best), Some(sphere)) = (out.get_mut(i), spheres.get(i)) {
+                    keep_deeper(best, (t, sphere.radius - distance, normal));
                 }
-                let (distance, normal) = frame.distance_and_normal(&(sphere.rest_position + delta));
-                keep_deeper(best, (t, sphere.radius - distance, normal));
-            }
+            });
         }
     }
 
@@ -661,42 +717,40 @@ impl CslcPad {
         let mut prepared = std::mem::take(&mut self.prepared);
         // The deepest targets of a lattice swept on this thread, found target by target.
         let mut deepest = std::mem::take(&mut self.deepest);
-        let batched = n < PARALLEL_MIN_SPHERES;
-        if batched {
-            self.deepest_into(&frames, &candidates, &mut deepest);
-        }
-        let prepare = |i: usize, here: &mut Prepared| {
-            let delta = self.displacement.get(i).copied().unwrap_or_default();
-            let carried = match self
-                .contact_target
-                .get(i)
-                .copied()
-                .flatten()
-                .and_then(|t| targets.get(t))
-            {
-                Some(target) => {
-                    // Only a sphere in contact carries its anchor with the surface.
-                    let world = pose * self.center(i, &delta);
-                    let relative = target.surface_velocity(&world) - input.pad_twist.velocity_at(&origin, &world);
-                    delta + pose.rotation.inverse() * relative * input.dt
-                }
-                None => delta,
-            };
-            let surface = if batched {
-                self.surface_from(i, &delta, deepest.get(i).copied().flatten())
-            } else {
-                self.nearest_surface(&frames, i, &delta, self.clusters.mask_of(i, &candidates))
-            };
-            let predicted = surface.map_or(0.0, |s| s.penetration.max(0.0));
-            let jump = predicted - self.penetration.get(i).copied().unwrap_or(0.0).max(0.0);
-            let slid = self.sliding.get(i).copied().unwrap_or(false);
-            here.anchor = carried;
-            here.jump = jump;
-            here.surface = surface;
-            here.stick = None;
-            here.stick_limit = if slid { input.dynamic_friction } else { input.friction };
+        let carry = AnchorCarry {
+            input,
+            pose: &pose,
+            origin: &origin,
         };
-        update_spheres(&mut prepared, n, Prepared::default(), prepare);
+        if n < PARALLEL_MIN_SPHERES {
+            // On this thread: the deepest targets found target by target, then every sphere's
+            // set-up in one pass over its per-sphere lists (no index lookups).
+            self.deepest_into(&frames, &candidates, &mut deepest);
+            prepared.resize(n, Prepared::default());
+            let spheres = self.lattice.spheres().iter().zip(&self.displacement).zip(&deepest);
+            let states = self.contact_target.iter().zip(&self.penetration).zip(&self.sliding);
+            for ((((sphere, delta), deepest), ((touched, penetration), slid)), here) in
+                spheres.zip(states).zip(prepared.iter_mut())
+            {
+                let state = (*touched, *penetration, *slid);
+                let surface = surface_within_reach(sphere.radius, delta, *deepest);
+                carry.prepare(sphere, delta, surface, state, here);
+            }
+        } else {
+            let prepare = |i: usize, here: &mut Prepared| {
+                let (Some(sphere), Some(delta)) = (self.lattice.spheres().get(i), self.displacement.get(i)) else {
+                    return;
+                };
+                let state = (
+                    self.contact_target.get(i).copied().flatten(),
+                    self.penetration.get(i).copied().unwrap_or(0.0),
+                    self.sliding.get(i).copied().unwrap_or(false),
+                );
+                let surface = self.nearest_surface(&frames, i, delta, self.clusters.mask_of(i, &candidates));
+                carry.prepare(sphere, delta, surface, state, here);
+            };
+            update_spheres(&mut prepared, n, Prepared::default(), prepare);
+        }
         self.deepest = deepest;
         let mut fast_impact_sphere = None;
         for (i, p) in prepared.iter().enumerate() {
