@@ -39,7 +39,7 @@ impl CslcPad {
         let mut sphere_forces = std::mem::take(&mut lists.sphere_forces);
         refill(&mut sphere_forces, n, Vector3::zeros());
         let mut sphere_centers = std::mem::take(&mut lists.sphere_centers);
-        sphere_centers.clear();
+        refill(&mut sphere_centers, n, Point3::origin());
         let mut target_wrenches = std::mem::take(&mut lists.target_wrenches);
         refill(&mut target_wrenches, input.targets.len(), Wrench::default());
         let mut pad = Wrench::default();
@@ -58,26 +58,46 @@ impl CslcPad {
         let mut sphere_friction = std::mem::take(&mut lists.sphere_friction);
         refill(&mut sphere_friction, n, 0.0);
         let mut deflections = std::mem::take(&mut lists.deflections);
-        deflections.clear();
+        refill(&mut deflections, n, 0.0);
         // Spheres near a target but not touching it: the linearised surface at the solved field.
         let mut approaches = std::mem::take(&mut lists.approaches);
-        approaches.clear();
+        refill(&mut approaches, n, None);
         let mut bottomed_out = None;
         // The contact state the next step starts from, written sphere by sphere below.
         let (mut sliding_state, mut target_state, mut penetration_state) = self.take_contact_state();
-        // One pass over the spheres. A sphere's final state reads only the solved field, never
-        // the sliding and contact flags the pass updates.
-        for (i, (sphere, delta)) in self.lattice().spheres().iter().zip(self.displacements()).enumerate() {
+        refill(&mut sliding_state, n, false);
+        refill(&mut target_state, n, None);
+        refill(&mut penetration_state, n, 0.0);
+        // One pass over the spheres and their lists, zipped (no index lookups); only a touching
+        // sphere's entries are written by index. A sphere's final state reads only the solved
+        // field, never the sliding and contact flags the pass updates.
+        let spheres = self.lattice().spheres().iter().zip(self.displacements()).zip(prepared);
+        let outputs = deflections
+            .iter_mut()
+            .zip(approaches.iter_mut())
+            .zip(sphere_centers.iter_mut());
+        let states = sliding_state
+            .iter_mut()
+            .zip(target_state.iter_mut())
+            .zip(penetration_state.iter_mut());
+        for (
+            i,
+            (
+                (((sphere, delta), here), ((deflection, approach), sphere_center)),
+                ((sliding_now, target_now), penetration_now),
+            ),
+        ) in spheres.zip(outputs).zip(states).enumerate()
+        {
             let delta = *delta;
             let (area, radius) = (sphere.area, sphere.radius);
-            deflections.push(-delta.dot(&sphere.normal));
-            let surface = prepared.get(i).and_then(|p| p.surface);
+            *deflection = -delta.dot(&sphere.normal);
+            let surface = here.surface;
             // The linearised penetration at the solved field, `φ₀ − m·(δ − δ₀)`.
             let linear = surface.map(|s| s.penetration - s.normal.dot(&(delta - s.delta)));
-            approaches.push(surface.zip(linear).map(|(s, phi)| (s.target, phi, to_world(&s.normal))));
+            *approach = surface.zip(linear).map(|(s, phi)| (s.target, phi, to_world(&s.normal)));
             let center = sphere.rest_position + delta;
             let world_center = Point3::from(to_world(&center.coords) + pose.translation.vector);
-            sphere_centers.push(world_center);
+            *sphere_center = world_center;
             let out = surface
                 .zip(linear)
                 .is_some_and(|(s, linear)| self.out_of_contact_at(frames, &s, &center, radius, linear));
@@ -87,13 +107,10 @@ impl CslcPad {
                 self.contact_on_surface(frames, i, &delta, surface)
             };
             let Some(c) = contact else {
-                set(&mut sliding_state, i, false);
-                set(&mut target_state, i, None);
-                set(&mut penetration_state, i, 0.0);
                 continue;
             };
             let (force_normal, friction, sliding) = self.contact_forces(input, prepared, i, &c, &delta, area);
-            set(&mut sliding_state, i, sliding);
+            *sliding_now = sliding;
             if let Some(v) = sphere_friction.get_mut(i) {
                 *v = if sliding {
                     input.dynamic_friction
@@ -101,8 +118,8 @@ impl CslcPad {
                     input.friction
                 };
             }
-            set(&mut target_state, i, Some(c.target));
-            set(&mut penetration_state, i, c.penetration);
+            *target_now = Some(c.target);
+            *penetration_now = c.penetration;
             if c.penetration > radius && bottomed_out.is_none() {
                 bottomed_out = Some((i, c.penetration, radius));
             }
@@ -204,13 +221,6 @@ impl CslcPad {
             fast_impact,
             warning: (!messages.is_empty()).then(|| messages.join("; ")),
         }
-    }
-}
-
-/// `list[i] = value` (nothing for an index out of range).
-fn set<T>(list: &mut [T], i: usize, value: T) {
-    if let Some(slot) = list.get_mut(i) {
-        *slot = value;
     }
 }
 

@@ -54,6 +54,9 @@ pub(crate) fn colour_classes(lattice: &Lattice) -> Vec<Vec<usize>> {
 impl CslcPad {
     /// Sweeps to the tolerance; returns how they ended and leaves the
     /// solved field in the pad.
+    ///
+    /// Kept out of line: inlined into `CslcPad::step` it ran 0.8 % more instructions.
+    #[inline(never)]
     pub(crate) fn red_black_sweeps(&mut self, input: &StepInput, prepared: &mut [Prepared], floor: f64) -> SweepEnd {
         let rho = self.chebyshev_radius().min(0.999_999);
         let mut omega = (2.0 / (1.0 + (1.0 - rho * rho).sqrt())).min(MAX_OMEGA);
