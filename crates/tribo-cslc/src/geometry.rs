@@ -110,12 +110,20 @@ pub struct LatticeSphere {
     pub area: f64,
 }
 
-/// A pad lattice: spheres plus a 4-neighbourhood in compressed-row form.
+/// A sphere's grid neighbours: at most four (left, right, below, above, in that order), the
+/// first `count` slots used.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct GridNeighbours {
+    slots: [usize; 4],
+    count: usize,
+}
+
+/// A pad lattice: spheres plus a 4-neighbourhood, each sphere's neighbours in four fixed slots
+/// (one lookup per sphere in the sweeps, which read them for every visit).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lattice {
     spheres: Vec<LatticeSphere>,
-    neighbour_start: Vec<usize>,
-    neighbour_index: Vec<usize>,
+    neighbours: Vec<GridNeighbours>,
     spacing: f64,
 }
 
@@ -137,10 +145,10 @@ impl Lattice {
 
     /// Neighbours `N(i)` of sphere `i` (empty for an out-of-range index).
     pub fn neighbours(&self, i: usize) -> &[usize] {
-        match (self.neighbour_start.get(i), self.neighbour_start.get(i + 1)) {
-            (Some(&a), Some(&b)) => self.neighbour_index.get(a..b).unwrap_or(&[]),
-            _ => &[],
-        }
+        self.neighbours
+            .get(i)
+            .and_then(|n| n.slots.get(..n.count))
+            .unwrap_or(&[])
     }
 
     /// Nominal lattice spacing `h`, m (grid cell size for a dome).
@@ -165,8 +173,8 @@ fn positive(name: &str, value: f64) -> Result<(), CslcError> {
 }
 
 /// Builds the neighbour lists of a grid whose cell `(ix, iy)` maps to `index[iy * nx + ix]`.
-fn grid_neighbours(nx: usize, ny: usize, index: &[Option<usize>], count: usize) -> (Vec<usize>, Vec<usize>) {
-    let mut lists: Vec<Vec<usize>> = vec![Vec::new(); count];
+fn grid_neighbours(nx: usize, ny: usize, index: &[Option<usize>], count: usize) -> Vec<GridNeighbours> {
+    let mut lists = vec![GridNeighbours::default(); count];
     for iy in 0..ny {
         for ix in 0..nx {
             let Some(Some(i)) = index.get(iy * nx + ix).copied() else {
@@ -176,7 +184,10 @@ fn grid_neighbours(nx: usize, ny: usize, index: &[Option<usize>], count: usize) 
                 if jx < nx && jy < ny {
                     if let Some(Some(j)) = index.get(jy * nx + jx).copied() {
                         if let Some(list) = lists.get_mut(i) {
-                            list.push(j);
+                            if let Some(slot) = list.slots.get_mut(list.count) {
+                                *slot = j;
+                                list.count += 1;
+                            }
                         }
                     }
                 }
@@ -191,14 +202,7 @@ fn grid_neighbours(nx: usize, ny: usize, index: &[Option<usize>], count: usize) 
             add(ix, iy + 1);
         }
     }
-    let mut start = Vec::with_capacity(count + 1);
-    let mut flat = Vec::new();
-    start.push(0);
-    for list in lists {
-        flat.extend(list);
-        start.push(flat.len());
-    }
-    (start, flat)
+    lists
 }
 
 fn build_flat(nx: usize, ny: usize, h: f64, r: f64) -> Result<Lattice, CslcError> {
@@ -224,11 +228,10 @@ fn build_flat(nx: usize, ny: usize, h: f64, r: f64) -> Result<Lattice, CslcError
             });
         }
     }
-    let (neighbour_start, neighbour_index) = grid_neighbours(nx, ny, &index, spheres.len());
+    let neighbours = grid_neighbours(nx, ny, &index, spheres.len());
     Ok(Lattice {
         spheres,
-        neighbour_start,
-        neighbour_index,
+        neighbours,
         spacing: h,
     })
 }
@@ -281,11 +284,10 @@ fn build_dome(radius: f64, alpha: f64, n: usize, r: f64) -> Result<Lattice, Cslc
     for s in &mut spheres {
         s.area *= cap_area / sampled;
     }
-    let (neighbour_start, neighbour_index) = grid_neighbours(n, n, &index, spheres.len());
+    let neighbours = grid_neighbours(n, n, &index, spheres.len());
     Ok(Lattice {
         spheres,
-        neighbour_start,
-        neighbour_index,
+        neighbours,
         spacing: cell,
     })
 }
