@@ -52,43 +52,6 @@ pub(crate) fn mul3(m: &Matrix3<f64>, v: &Vector3<f64>) -> Vector3<f64> {
     )
 }
 
-/// A sphere's local stiffness `K` and compliance `K⁻¹`: as matrices, or as their diagonals when
-/// both are diagonal in the pad frame (a flat pad, whose normals are all `+Z`). A product with a
-/// diagonal is three component-wise products instead of a 3×3 product ([`mul3`]); the
-/// off-diagonal products it leaves out are zeros, which leave each row's sum as it is (but for
-/// the sign of a zero).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Springs<'a> {
-    Full {
-        stiffness: &'a Matrix3<f64>,
-        compliance: &'a Matrix3<f64>,
-    },
-    Diagonal {
-        stiffness: &'a Vector3<f64>,
-        compliance: &'a Vector3<f64>,
-    },
-}
-
-impl Springs<'_> {
-    /// `K v`.
-    #[inline(always)]
-    pub fn stiffness_times(&self, v: &Vector3<f64>) -> Vector3<f64> {
-        match self {
-            Springs::Full { stiffness, .. } => mul3(stiffness, v),
-            Springs::Diagonal { stiffness, .. } => stiffness.component_mul(v),
-        }
-    }
-
-    /// `K⁻¹ v`.
-    #[inline(always)]
-    pub fn compliance_times(&self, v: &Vector3<f64>) -> Vector3<f64> {
-        match self {
-            Springs::Full { compliance, .. } => mul3(compliance, v),
-            Springs::Diagonal { compliance, .. } => compliance.component_mul(v),
-        }
-    }
-}
-
 /// Anchor plus lateral diagonal `K` of sphere `i`.
 pub(crate) fn local_stiffness(normal: &Vector3<f64>, anchor: f64, ratio: f64, lateral_sum: f64) -> Matrix3<f64> {
     Matrix3::identity() * (anchor * ratio + lateral_sum) + normal * normal.transpose() * (anchor * (1.0 - ratio))
@@ -128,26 +91,27 @@ pub(crate) struct StickTerms {
 }
 
 impl StickTerms {
-    /// The terms for the sphere's `springs` (`K`, `K⁻¹`), unit normal `m` and stick anchor `u`.
-    pub fn new(springs: &Springs, m: &Vector3<f64>, u: &Vector3<f64>) -> StickTerms {
+    /// The terms for stiffness `k` (compliance `c = K⁻¹`), unit normal `m` and stick anchor `u`.
+    pub fn new(k: &Matrix3<f64>, c: &Matrix3<f64>, m: &Vector3<f64>, u: &Vector3<f64>) -> StickTerms {
         let anchor = u - m * m.dot(u);
-        let k_normal = springs.stiffness_times(m);
-        let k_anchor = springs.stiffness_times(&anchor);
+        let k_normal = mul3(k, m);
+        let k_anchor = mul3(k, &anchor);
         StickTerms {
             anchor,
             k_anchor,
             k_normal,
             inverse_kappa: 1.0 / m.dot(&k_normal),
             normal_k_anchor: m.dot(&k_anchor),
-            c_normal: springs.compliance_times(m),
+            c_normal: mul3(c, m),
         }
     }
 }
 
 /// Inputs of one local step.
 pub(crate) struct LocalProblem<'a> {
-    /// `K` and `K⁻¹` (constant per sphere, computed once).
-    pub springs: Springs<'a>,
+    pub stiffness: &'a Matrix3<f64>,
+    /// `K⁻¹` (constant per sphere, computed once).
+    pub compliance: &'a Matrix3<f64>,
     pub neighbour_pull: Vector3<f64>,
     pub delta: Vector3<f64>,
     /// The contact at the current iterate with the stick terms of its normal.
@@ -224,15 +188,15 @@ fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64, current: f64, curr
 
 #[inline]
 pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
-    let springs = &p.springs;
+    let k = p.stiffness;
     let b = p.neighbour_pull;
     // The step without contact, `K⁻¹ b`: the answer of a free sphere, and of a touching one that
     // separates or slides; a sticking sphere does not need it.
-    let free = || springs.compliance_times(&b);
+    let free = || mul3(p.compliance, &b);
     let Some((c, terms)) = p.contact else {
         return LocalStep {
             delta: free(),
-            residual_squared: (b - springs.stiffness_times(&p.delta)).norm_squared(),
+            residual_squared: (b - mul3(k, &p.delta)).norm_squared(),
             normal_force: 0.0,
         };
     };
@@ -264,7 +228,7 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
             // Slide: K δ = b + f (m + μ_d d), d the trial friction direction (return mapping):
             // δ(f) = K⁻¹ b + f w, w = K⁻¹ m + (μ_d/|t|) K⁻¹ t.
             let free = free();
-            let slide_w = terms.c_normal + springs.compliance_times(&trial_t) * (p.slide_friction / magnitude);
+            let slide_w = terms.c_normal + mul3(p.compliance, &trial_t) * (p.slide_friction / magnitude);
             let fn_slide = hertz_equilibrium(
                 p.contact_coefficient,
                 reach_at(&free),
@@ -287,7 +251,7 @@ pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let step = new - p.delta;
     LocalStep {
         delta: new,
-        residual_squared: (springs.stiffness_times(&step) + m * (tangent * m.dot(&step))).norm_squared(),
+        residual_squared: (mul3(k, &step) + m * (tangent * m.dot(&step))).norm_squared(),
         normal_force: f0,
     }
 }

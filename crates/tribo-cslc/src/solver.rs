@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::frames::{target_frames_within, QueryBox, TargetFrame};
 use crate::geometry::{CslcError, Lattice};
-use crate::local::{local_compliance, local_step, local_stiffness, mul3, Contact, LocalProblem, Springs, StickTerms};
+use crate::local::{local_compliance, local_step, local_stiffness, mul3, Contact, LocalProblem, StickTerms};
 use crate::params::{Acceleration, CslcParams};
 use crate::reach::{Clusters, ALL_TARGETS};
 use crate::result::{PatchLists, PatchResult};
@@ -219,8 +219,7 @@ pub struct CslcPad {
     compliance: Vec<Matrix3<f64>>,
     /// The diagonals of every sphere's `K` and `K⁻¹` when both are diagonal in the pad frame
     /// (a flat pad, whose normals are all `+Z`): a free sphere's step is then two component-wise
-    /// products instead of two 3×3 products (`CslcPad::ordered_visit`), and so are a touching
-    /// sphere's products with `K` and `K⁻¹` ([`Springs`]).
+    /// products instead of two 3×3 products (`CslcPad::ordered_visit`).
     diagonal_springs: Option<Vec<(Vector3<f64>, Vector3<f64>)>>,
     /// `k_c a_i` of every sphere (the Hertz coefficient, §3.3), N/m^{1.5}.
     contact_coefficients: Vec<f64>,
@@ -380,19 +379,6 @@ impl CslcPad {
             lower: lower.add_scalar(-allowance),
             upper: upper.add_scalar(allowance),
         })
-    }
-
-    /// Sphere `i`'s `K` and `K⁻¹`, by their diagonals on a flat pad (the identity for an index out
-    /// of range, which no caller passes).
-    #[inline(always)]
-    pub(crate) fn springs(&self, i: usize) -> Springs<'_> {
-        if let Some((stiffness, compliance)) = self.diagonal_springs.as_ref().and_then(|d| d.get(i)) {
-            return Springs::Diagonal { stiffness, compliance };
-        }
-        Springs::Full {
-            stiffness: self.stiffness.get(i).unwrap_or(&IDENTITY),
-            compliance: self.compliance.get(i).unwrap_or(&IDENTITY),
-        }
     }
 
     pub(crate) fn center(&self, i: usize, delta: &Vector3<f64>) -> Point3<f64> {
@@ -572,9 +558,9 @@ impl CslcPad {
         }
         let pull = self.neighbour_pull(i, field);
         let Some(touching) = here.surface.and_then(|s| s.contact_at(&delta)) else {
-            // Written out rather than through `Springs`, whose match here costs the sweeps 3 %
-            // more instructions.
             if let Some((k, c)) = self.diagonal_springs.as_ref().and_then(|d| d.get(i)) {
+                // `mul3` of a diagonal matrix, exactly: the off-diagonal products are zeros,
+                // which leave each row's sum as it is (but for the sign of a zero).
                 return Some(crate::local::LocalStep {
                     delta: c.component_mul(&pull),
                     residual_squared: (pull - k.component_mul(&delta)).norm_squared(),
@@ -611,7 +597,8 @@ impl CslcPad {
         delta: Vector3<f64>,
     ) -> crate::local::LocalStep {
         let problem = LocalProblem {
-            springs: self.springs(i),
+            stiffness: self.stiffness.get(i).unwrap_or(&IDENTITY),
+            compliance: self.compliance.get(i).unwrap_or(&IDENTITY),
             neighbour_pull,
             delta,
             contact,
@@ -625,8 +612,14 @@ impl CslcPad {
     /// The stick terms of sphere `i` against its prepared surface and anchor (`None` without a
     /// surface).
     fn stick_terms(&self, i: usize, p: &Prepared) -> Option<StickTerms> {
-        p.surface
-            .map(|s| StickTerms::new(&self.springs(i), &s.normal, &p.anchor))
+        p.surface.map(|s| {
+            StickTerms::new(
+                self.stiffness.get(i).unwrap_or(&IDENTITY),
+                self.compliance.get(i).unwrap_or(&IDENTITY),
+                &s.normal,
+                &p.anchor,
+            )
+        })
     }
 
     /// Computes the stick terms of every sphere with a surface, for sweeps that map all spheres
@@ -888,16 +881,16 @@ impl CslcPad {
     ) -> (f64, Vector3<f64>, bool) {
         let delta = *delta;
         let force_normal = crate::assemble::normal_force(self.params.contact_stiffness * area, c.penetration);
-        let springs = self.springs(i);
+        let k = self.stiffness.get(i).unwrap_or(&IDENTITY);
         let pull = self.neighbour_pull(i, &self.displacement);
         let tangential = |v: Vector3<f64>| v - c.normal * c.normal.dot(&v);
-        let mut friction = tangential(springs.stiffness_times(&delta) - pull);
+        let mut friction = tangential(mul3(k, &delta) - pull);
         // The reaction at the stick anchor (same normal position, tangential part pinned).
         let here = prepared.get(i);
         let anchor = here.map_or(delta, |p| p.anchor);
         let stick = tangential(anchor) + c.normal * c.normal.dot(&delta);
         let stick_limit = here.map_or(input.friction, |p| p.stick_limit);
-        let slipping = tangential(springs.stiffness_times(&stick) - pull).norm() > stick_limit * force_normal;
+        let slipping = tangential(mul3(k, &stick) - pull).norm() > stick_limit * force_normal;
         // It keeps sliding (limit μ_d) only while it slips faster than `SLIP_SPEED`.
         let sliding = slipping && tangential(delta - anchor).norm() > SLIP_SPEED * input.dt;
         let cap = if sliding { input.dynamic_friction } else { stick_limit } * force_normal;
