@@ -205,7 +205,7 @@ impl<'a> TargetFrame<'a> {
     pub fn distances_and_normals(
         &self,
         points: impl Iterator<Item = (usize, Point3<f64>)>,
-        mut answer: impl FnMut(usize, f64, Vector3<f64>),
+        answer: impl FnMut(usize, f64, Vector3<f64>),
     ) {
         match self {
             TargetFrame::Shape {
@@ -213,29 +213,22 @@ impl<'a> TargetFrame<'a> {
                 rotation,
                 translation,
                 ..
-            } => points.for_each(|(i, q)| {
-                let (distance, normal) = shape_distance_and_normal(*shape, rotation, translation, &q);
-                answer(i, distance, normal);
+            } => answer_each(points, answer, |q| {
+                shape_distance_and_normal(*shape, rotation, translation, q)
             }),
             TargetFrame::FrameFree {
                 form: FrameFree::Ball { radius },
                 origin,
                 axis,
                 ..
-            } => points.for_each(|(i, q)| {
-                let (distance, normal) = ball_distance_and_normal(*radius, origin, axis, &q);
-                answer(i, distance, normal);
-            }),
+            } => answer_each(points, answer, |q| ball_distance_and_normal(*radius, origin, axis, q)),
             TargetFrame::FrameFree {
                 form: FrameFree::HalfSpace,
                 origin,
                 axis,
                 ..
-            } => points.for_each(|(i, q)| {
-                let (distance, normal) = half_space_distance_and_normal(origin, axis, &q);
-                answer(i, distance, normal);
-            }),
-            TargetFrame::World { .. } => points.for_each(|(i, q)| answer(i, self.distance(&q), self.normal(&q))),
+            } => answer_each(points, answer, |q| half_space_distance_and_normal(origin, axis, q)),
+            TargetFrame::World { .. } => answer_each(points, answer, |q| (self.distance(q), self.normal(q))),
         }
     }
 
@@ -252,6 +245,22 @@ impl<'a> TargetFrame<'a> {
             TargetFrame::World { target, pad_pose } => pad_pose.rotation.inverse() * target.normal(&(pad_pose * q)),
         }
     }
+}
+
+/// `answer(i, distance, normal)` with `query`'s distance and normal at each point `(i, q)` of
+/// `points`, in order (one loop per kind of frame: [`TargetFrame::distances_and_normals`]).
+#[inline(always)]
+fn answer_each(
+    points: impl Iterator<Item = (usize, Point3<f64>)>,
+    mut answer: impl FnMut(usize, f64, Vector3<f64>),
+    query: impl Fn(&Point3<f64>) -> (f64, Vector3<f64>),
+) {
+    // `for_each`, not a `for` loop: a filtered run iterates internally (`fold`), without a
+    // `next` call per point.
+    points.for_each(|(i, q)| {
+        let (distance, normal) = query(&q);
+        answer(i, distance, normal);
+    });
 }
 
 /// A primitive's distance and outward normal at the pad-frame point `q`, queried in its own
