@@ -17,6 +17,11 @@
 //! step's time goes, not a measurement to quote (the stage clocks are off otherwise: their reads
 //! cost a few per cent of a small step).
 //!
+//! `--copies N` builds N independent copies of the project (each its own engine) and steps them
+//! one after the other at every step: each copy's whole step then reads its own data while it is
+//! in the cache, which is what an island-by-island step of one large scene could at best do
+//! (BENCHMARKS.md, "pgs: twenty piles of 50 stepped in turn").
+//!
 //! `--repeat N` runs the whole measurement N times in the same process, each from a freshly built
 //! engine (the build untimed), and reports each phase's median CPU time over the N runs with every
 //! run's time beside it. A short scene (SR1 standing: ~25 ms of CPU) then carries less of the
@@ -43,7 +48,7 @@ use clap::{Parser, Subcommand};
 use serde_json::json;
 
 use crate::error::BenchError;
-use crate::phases::{parse_phases, time_phases, Phase, Stepper};
+use crate::phases::{parse_phases, time_phases, InTurn, Phase, Stepper};
 
 /// The name `time --engine` takes for raw rapier.
 const RAW_RAPIER: &str = "raw-rapier";
@@ -82,6 +87,10 @@ enum Command {
         /// the median of its runs' CPU times.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         repeat: u32,
+        /// Independent copies of the project, each its own engine, stepped one after the other
+        /// at every step; a phase's time is that of all copies' steps.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        copies: u32,
     },
     /// Print the project's scene as JSON (bodies, contact coefficients, joint patterns).
     Describe {
@@ -100,7 +109,18 @@ fn main() -> ExitCode {
             share,
             stages,
             repeat,
-        } => time(&project, &engine, phases.as_deref(), share, stages, repeat),
+            copies,
+        } => time(
+            &project,
+            &engine,
+            TimeOptions {
+                phases: phases.as_deref(),
+                share,
+                stages,
+                repeat,
+                copies: copies as usize,
+            },
+        ),
         Command::Describe { project, share } => describe(&project, share),
     };
     match result {
@@ -131,38 +151,72 @@ struct Run {
     stages: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
-/// Builds the engine (timed apart) and steps it through `phases`.
-fn run_once(project: &tribo_scene::Project, engine: &str, phases: &[Phase], stages: bool) -> Result<Run, BenchError> {
+/// Builds `copies` engines (timed apart) and steps them through `phases`, one after the other at
+/// every step ([`InTurn`]); the contacts and iterations at the end are the copies' sums, the top
+/// height their highest.
+fn run_once(
+    project: &tribo_scene::Project,
+    engine: &str,
+    phases: &[Phase],
+    stages: bool,
+    copies: usize,
+) -> Result<Run, BenchError> {
     let build_start = cpu::process_time();
     if engine == RAW_RAPIER {
-        let mut sim = raw::RawRapier::new(project)?;
+        let sims = (0..copies)
+            .map(|_| raw::RawRapier::new(project))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut sims = InTurn(sims);
         let build = cpu::process_time().saturating_sub(build_start);
-        let times = time_phases(&mut sim as &mut dyn Stepper, phases)?;
+        let times = time_phases(&mut sims as &mut dyn Stepper, phases)?;
         return Ok(Run {
             build,
             times,
-            contacts: sim.contacts(),
-            top: sim.top_height(),
+            contacts: sims.0.iter().map(raw::RawRapier::contacts).sum(),
+            top: sims
+                .0
+                .iter()
+                .map(raw::RawRapier::top_height)
+                .fold(f64::NEG_INFINITY, f64::max),
             iterations: None,
             stages: None,
         });
     }
-    let mut sim = tribo_stepper::TriboStepper::new(project.clone(), engine, stages)?;
+    let sims = (0..copies)
+        .map(|_| tribo_stepper::TriboStepper::new(project.clone(), engine, stages))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut sims = InTurn(sims);
     let build = cpu::process_time().saturating_sub(build_start);
-    let times = time_phases(&mut sim as &mut dyn Stepper, phases)?;
-    let stages = sim
-        .stages
-        .iter()
-        .map(|(stage, time)| (stage.to_string(), json!(time.as_secs_f64())))
-        .collect();
+    let times = time_phases(&mut sims as &mut dyn Stepper, phases)?;
+    let mut stage_totals = serde_json::Map::new();
+    for (stage, time) in sims.0.iter().flat_map(|sim| &sim.stages) {
+        let total = stage_totals
+            .get(*stage)
+            .and_then(serde_json::Value::as_f64)
+            .unwrap_or(0.0);
+        stage_totals.insert(stage.to_string(), json!(total + time.as_secs_f64()));
+    }
     Ok(Run {
         build,
         times,
-        contacts: sim.contacts,
-        top: sim.top_height(),
-        iterations: Some(sim.iterations),
-        stages: Some(stages),
+        contacts: sims.0.iter().map(|sim| sim.contacts).sum(),
+        top: sims
+            .0
+            .iter()
+            .map(|sim| sim.top_height())
+            .fold(f64::NEG_INFINITY, f64::max),
+        iterations: Some(sims.0.iter().map(|sim| sim.iterations).sum()),
+        stages: Some(stage_totals),
     })
+}
+
+/// `time`'s options besides the project and the engine.
+struct TimeOptions<'a> {
+    phases: Option<&'a str>,
+    share: Option<PathBuf>,
+    stages: bool,
+    repeat: u32,
+    copies: usize,
 }
 
 /// The median of `values` (the mean of the middle two for an even count; NaN for none).
@@ -175,14 +229,14 @@ fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-fn time(
-    path: &std::path::Path,
-    engine: &str,
-    phases: Option<&str>,
-    share: Option<PathBuf>,
-    stages: bool,
-    repeat: u32,
-) -> Result<String, BenchError> {
+fn time(path: &std::path::Path, engine: &str, options: TimeOptions) -> Result<String, BenchError> {
+    let TimeOptions {
+        phases,
+        share,
+        stages,
+        repeat,
+        copies,
+    } = options;
     let project = project::load(path, share)?;
     let steps = planned_steps(&project)?;
     let phases = parse_phases(phases.unwrap_or(&format!("1-{steps}")))?;
@@ -195,7 +249,7 @@ fn time(
     }
     let mut runs = Vec::with_capacity(repeat as usize);
     for _ in 0..repeat.max(1) {
-        runs.push(run_once(&project, engine, &phases, stages)?);
+        runs.push(run_once(&project, engine, &phases, stages, copies)?);
     }
     let phase_json = phases
         .iter()
@@ -224,6 +278,7 @@ fn time(
         "engine": engine,
         "time_step": project.simulation.time_step,
         "repeat": runs.len(),
+        "copies": copies,
         "build_cpu_s": median(&mut builds),
         "phases": phase_json,
         "contacts_at_end": last.contacts,

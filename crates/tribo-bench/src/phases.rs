@@ -67,6 +67,22 @@ pub trait Stepper {
     fn step(&mut self, step: u64) -> Result<(), BenchError>;
 }
 
+/// Independent copies of one simulation (each its own engine, built from the same project),
+/// stepped one after the other at every step: `tribo-bench time --copies`. A step of the copies
+/// runs each copy's whole step in turn, so each copy's data is read by all of its stages while it
+/// is in the cache, as an island-by-island pipeline would read one island's (BENCHMARKS.md,
+/// "pgs: twenty piles of 50 stepped in turn").
+pub struct InTurn<S>(pub Vec<S>);
+
+impl<S: Stepper> Stepper for InTurn<S> {
+    fn step(&mut self, step: u64) -> Result<(), BenchError> {
+        for copy in &mut self.0 {
+            copy.step(step)?;
+        }
+        Ok(())
+    }
+}
+
 /// Step `sim` from step 1 to the last phase's last step, reading the process CPU time at each
 /// phase's start and end only; returns each phase's CPU time.
 pub fn time_phases(sim: &mut dyn Stepper, phases: &[Phase]) -> Result<Vec<Duration>, BenchError> {
@@ -90,6 +106,31 @@ pub fn time_phases(sim: &mut dyn Stepper, phases: &[Phase]) -> Result<Vec<Durati
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counts its steps and remembers the last step number.
+    struct Counter {
+        steps: u64,
+        last: u64,
+    }
+
+    impl Stepper for Counter {
+        fn step(&mut self, step: u64) -> Result<(), BenchError> {
+            self.steps += 1;
+            self.last = step;
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn copies_in_turn_each_take_every_step() {
+        let mut copies = InTurn((0..3).map(|_| Counter { steps: 0, last: 0 }).collect());
+        let phases = parse_phases("1-4,7-9").expect("valid");
+        let times = time_phases(&mut copies, &phases).expect("steps");
+        assert_eq!(times.len(), 2);
+        for copy in &copies.0 {
+            assert_eq!((copy.steps, copy.last), (9, 9));
+        }
+    }
 
     #[test]
     fn ranges_parse_in_order() {
