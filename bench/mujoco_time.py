@@ -1,7 +1,9 @@
-"""Time a scene in MuJoCo: `python mujoco_time.py DESCRIPTION.json PHASES [REPEAT]` prints JSON
-like `tribo-bench time` (CPU time of the stepping loop per step range, from 1). With REPEAT > 1
+"""Time a scene in MuJoCo: `python mujoco_time.py DESCRIPTION.json PHASES [REPEAT [COPIES]]` prints
+JSON like `tribo-bench time` (CPU time of the stepping loop per step range, from 1). With REPEAT > 1
 the whole run is made REPEAT times, each from a copy of the built initial state (the model built once, untimed), and
-each phase reports the median of its runs' CPU times, as `tribo-bench time --repeat` does.
+each phase reports the median of its runs' CPU times, as `tribo-bench time --repeat` does. With
+COPIES > 1, that many copies of the initial state (one model) are stepped one after the other at
+every step, as `tribo-bench time --copies` steps copies of a project.
 
 Run inside the bench venv (bench/anchors.py does). Steps with constant controls run as one
 `mj_step(..., nstep=N)` call; a joint pattern sets the controls before every step from Python.
@@ -26,16 +28,18 @@ def parse_phases(text):
     return phases
 
 
-def run(model, data, schedule, first, last):
-    """Steps first..=last (from 1)."""
-    if schedule is None:
-        mujoco.mj_step(model, data, nstep=last - first + 1)
-        return
-    ctrl = data.ctrl
+def run(model, datas, schedule, first, last):
+    """Steps first..=last (from 1) of every copy in `datas`, the copies one after the other at
+    every step."""
     step = mujoco.mj_step
+    if len(datas) == 1 and schedule is None:
+        step(model, datas[0], nstep=last - first + 1)
+        return
     for k in range(first - 1, last):
-        ctrl[:] = schedule[k]
-        step(model, data)
+        for data in datas:
+            if schedule is not None:
+                data.ctrl[:] = schedule[k]
+            step(model, data)
 
 
 def single_threaded():
@@ -47,20 +51,20 @@ def single_threaded():
         sys.exit(f"mujoco_time.py: {len(os.listdir(tasks))} threads in this process; set OPENBLAS_NUM_THREADS=1 so that CPU time is the stepping thread's")
 
 
-def time_phases(model, initial, schedule, phases):
-    """CPU time of each phase of one run from a copy of the initial state `initial`, and the
-    state at the end."""
-    data = copy.copy(initial)
+def time_phases(model, initial, schedule, phases, copies=1):
+    """CPU time of each phase of one run of `copies` copies of the initial state `initial`, and
+    the first copy's state at the end."""
+    datas = [copy.copy(initial) for _ in range(copies)]
     times = []
     step = 1
     for first, last in phases:
         if first > step:
-            run(model, data, schedule, step, first - 1)
+            run(model, datas, schedule, step, first - 1)
         start = time.process_time()
-        run(model, data, schedule, first, last)
+        run(model, datas, schedule, first, last)
         times.append(time.process_time() - start)
         step = last + 1
-    return times, data
+    return times, datas[0]
 
 
 def median(values):
@@ -71,6 +75,7 @@ def median(values):
 def main():
     desc_path, phases_text = sys.argv[1], sys.argv[2]
     repeat = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    copies = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     single_threaded()
     with open(desc_path) as f:
         desc = json.load(f)
@@ -80,7 +85,7 @@ def main():
     phases = parse_phases(phases_text)
     runs = []
     for _ in range(max(1, repeat)):
-        times, end = time_phases(model, data, schedule, phases)
+        times, end = time_phases(model, data, schedule, phases, copies)
         runs.append(times)
     out = []
     for k, (first, last) in enumerate(phases):
@@ -97,6 +102,7 @@ def main():
                 "mujoco": mujoco.__version__,
                 "time_step": model.opt.timestep,
                 "repeat": len(runs),
+                "copies": copies,
                 "build_cpu_s": build,
                 "phases": out,
                 "contacts_at_end": int(end.ncon),
