@@ -105,8 +105,15 @@ impl Factors {
     /// `sides[side_start[c]..side_start[c + 1]]`, in slot order. The sides are taken without a
     /// copy: `sides` gets this storage's previous list in exchange (contents unspecified). False,
     /// changing nothing, when `side_start` does not delimit `sides` into `contacts` runs.
-    fn assign_grouped(&mut self, contacts: usize, side_start: &[usize], sides: &mut Vec<FactoredSide>) -> bool {
-        let delimits = side_start.len() == contacts + 1
+    fn assign_grouped(
+        &mut self,
+        contacts: usize,
+        side_start: &[usize],
+        sides: &mut Vec<FactoredSide>,
+        diagonal: &mut Vec<Matrix3<f64>>,
+    ) -> bool {
+        let delimits = diagonal.len() == contacts
+            && side_start.len() == contacts + 1
             && side_start.first() == Some(&0)
             && side_start.last() == Some(&sides.len())
             && side_start.windows(2).all(|w| w[0] <= w[1]);
@@ -116,10 +123,11 @@ impl Factors {
         self.side_start.clear();
         self.side_start.extend_from_slice(side_start);
         std::mem::swap(&mut self.sides, sides);
+        std::mem::swap(&mut self.diagonal, diagonal);
         let slots = self.sides.iter().map(|s| s.slot + 1).max().unwrap_or(0);
         self.slot_sides.clear();
         self.slot_sides.resize(self.sides.len(), (0, 0));
-        self.index_by_slot(contacts, slots);
+        self.index_slots(contacts, slots);
         true
     }
 
@@ -138,6 +146,12 @@ impl Factors {
             }
             self.diagonal.push(block);
         }
+        self.index_slots(contacts, slots);
+    }
+
+    /// From `side_start` and `sides` (by contact): each slot's list of (contact, side) in
+    /// `slot_start` / `slot_sides` (sized to the sides).
+    fn index_slots(&mut self, contacts: usize, slots: usize) {
         let fill = &mut self.slot_start;
         fill.clear();
         fill.resize(slots + 1, 0);
@@ -209,25 +223,28 @@ impl FactoredDelassus {
 
     /// [`Self::assign`] with the factored sides already grouped by contact: contact c's sides are
     /// `sides[side_start[c]..side_start[c + 1]]`, in slot order (as [`Self::assign`] would order
-    /// them). The sides are taken without a copy: `sides` gets the operator's previous list in
-    /// exchange (contents unspecified), to fill again next time. Returns false, with the operator
-    /// left meaningless, when a block's index is out of range or `side_start` does not delimit
-    /// `sides` into `contacts` runs (a side's slot is any number).
+    /// them), and `diagonal[c]` is their sum `Σ j g` in that order (summed by the caller as it
+    /// makes the sides, so that they are not read again for it). The sides and blocks are taken
+    /// without a copy: `sides` and `diagonal` get the operator's previous lists in exchange
+    /// (contents unspecified), to fill again next time. Returns false, with the operator left
+    /// meaningless, when a block's index is out of range, `side_start` does not delimit `sides`
+    /// into `contacts` runs (a side's slot is any number) or `diagonal` has not `contacts` blocks.
     pub fn assign_grouped(
         &mut self,
         contacts: usize,
         blocks: &[(usize, usize, Matrix3<f64>)],
         side_start: &[usize],
         sides: &mut Vec<FactoredSide>,
+        diagonal: &mut Vec<Matrix3<f64>>,
     ) -> bool {
         if !self.assembled.assign_blocks(contacts, blocks) {
             return false;
         }
         match Arc::get_mut(&mut self.factors) {
-            Some(factors) => factors.assign_grouped(contacts, side_start, sides),
+            Some(factors) => factors.assign_grouped(contacts, side_start, sides, diagonal),
             None => {
                 let mut factors = Factors::default();
-                let done = factors.assign_grouped(contacts, side_start, sides);
+                let done = factors.assign_grouped(contacts, side_start, sides, diagonal);
                 self.factors = Arc::new(factors);
                 done
             }
@@ -632,6 +649,41 @@ mod tests {
         assert!(reused.assign(3, &blocks, &sides));
         assert_eq!(reused, op);
         assert!(!reused.assign(2, &blocks, &sides), "contact 2 is out of range");
+    }
+
+    #[test]
+    fn sides_grouped_by_contact_with_their_diagonals_make_the_same_operator() {
+        let (op, _) = sample();
+        let blocks = [(2, 2, op.assembled().block(2, 2))];
+        let grouped = || {
+            let mut starts = vec![0];
+            let mut sides = Vec::new();
+            let mut diagonal = Vec::new();
+            for c in 0..3 {
+                let mut block = Matrix3::zeros();
+                for side in op.contact_sides(c) {
+                    block += side.rows * side.response;
+                    sides.push(side.clone());
+                }
+                starts.push(sides.len());
+                diagonal.push(block);
+            }
+            (starts, sides, diagonal)
+        };
+        let (starts, mut sides, mut diagonal) = grouped();
+        let mut reused = FactoredDelassus::default();
+        assert!(reused.assign_grouped(3, &blocks, &starts, &mut sides, &mut diagonal));
+        assert_eq!(reused, op);
+        for c in 0..3 {
+            assert_eq!(reused.diagonal_block(c), op.diagonal_block(c), "contact {c}");
+        }
+        // One diagonal block short, or runs that do not delimit the sides: refused.
+        let (starts, mut sides, mut diagonal) = grouped();
+        diagonal.pop();
+        assert!(!reused.assign_grouped(3, &blocks, &starts, &mut sides, &mut diagonal));
+        let (mut starts, mut sides, mut diagonal) = grouped();
+        starts[3] += 1;
+        assert!(!reused.assign_grouped(3, &blocks, &starts, &mut sides, &mut diagonal));
     }
 
     #[test]
