@@ -65,11 +65,14 @@ pub(crate) struct Side {
 
 /// One contact point ready for the solver.
 ///
-/// Laid out in this order (`repr(C)`): the step's passes after the build — the assembly's,
-/// the islands', the degenerate screen's and the warm start's, some ten over all rows — read the
-/// fields at the front, and the point and its frame at the back only when contact records are
-/// read. At a thousand bodies the rows (4000 of some 400 bytes) do not stay in the cache from one
-/// pass to the next, so each pass reads the lines its fields lie on, fewer when they lie together.
+/// Laid out in this order (`repr(C)`) for the passes over all rows after the build, some ten: the
+/// side Jacobians first (the assembly's per-body lists and factored sides, the islands, the
+/// degenerate screen read nothing else), then the link pair and warm-start point, then what the
+/// assembly's one pass takes into the problem; the point and the contact frame last (the warm
+/// start's two passes read the frame too, and the contact records; moved forward beside the
+/// warm-start point it measured no change, BENCHMARKS.md). At a thousand bodies the rows (4000 of
+/// some 400 bytes) do not stay in the cache from one pass to the next, so each pass reads the
+/// lines its fields lie on, fewer when they lie together.
 #[derive(Debug, Clone)]
 #[repr(C)]
 pub(crate) struct ContactRow {
