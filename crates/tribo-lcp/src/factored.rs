@@ -102,9 +102,11 @@ impl Factors {
     }
 
     /// [`Self::assign`] for sides already grouped by contact: contact c's are
-    /// `sides[side_start[c]..side_start[c + 1]]`, in slot order. The sides are taken without a
-    /// copy: `sides` gets this storage's previous list in exchange (contents unspecified). False,
-    /// changing nothing, when `side_start` does not delimit `sides` into `contacts` runs.
+    /// `sides[side_start[c]..side_start[c + 1]]`, in slot order, and `diagonal[c]` their sum
+    /// `Σ j g`. The sides and diagonal blocks are taken without a copy: `sides` and `diagonal` get
+    /// this storage's previous lists in exchange (contents unspecified). False, changing nothing,
+    /// when `side_start` does not delimit `sides` into `contacts` runs or `diagonal` has not
+    /// `contacts` blocks.
     fn assign_grouped(
         &mut self,
         contacts: usize,
@@ -224,8 +226,8 @@ impl FactoredDelassus {
     /// [`Self::assign`] with the factored sides already grouped by contact: contact c's sides are
     /// `sides[side_start[c]..side_start[c + 1]]`, in slot order (as [`Self::assign`] would order
     /// them), and `diagonal[c]` is their sum `Σ j g` in that order (summed by the caller as it
-    /// makes the sides, so that they are not read again for it). The sides and blocks are taken
-    /// without a copy: `sides` and `diagonal` get the operator's previous lists in exchange
+    /// makes the sides, so that they are not read again for it). The sides and diagonal blocks are
+    /// taken without a copy: `sides` and `diagonal` get the operator's previous lists in exchange
     /// (contents unspecified), to fill again next time. Returns false, with the operator left
     /// meaningless, when a block's index is out of range, `side_start` does not delimit `sides`
     /// into `contacts` runs (a side's slot is any number) or `diagonal` has not `contacts` blocks.
