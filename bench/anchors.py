@@ -21,8 +21,9 @@ What it does:
    or LONG_SCENE_PROCESSES fresh processes and keeps, phase by phase, the fastest process's time
    (some processes run the same binary half as fast again: SHORT_SCENE_PROCESSES below);
 5. prints one markdown report: machine, date, load average before and after, the ratio table
-   (medians of per-round ratios) and the N-box scaling tables; writes it with the raw per-round
-   numbers to bench/out/ (git-ignored).
+   (medians of per-round ratios) and the N-box scaling tables, with a row for the 50-box pile
+   stepped as twenty copies in turn (PILE_COPIES); writes it with the raw per-round numbers to
+   bench/out/ (git-ignored).
 
 Scenes and step ranges: samples/bench/README.md.
 """
@@ -47,6 +48,15 @@ VENV = HERE / ".venv"
 SAMPLES = ROOT / "samples"
 PILE_SIZES = [50, 100, 200, 500, 1000]
 PILE_ENGINES = ["mujoco", "raw-rapier", "pgs", "rapier"]
+
+# The smallest pile stepped as this many independent copies, one after the other at every step
+# (`tribo-bench time --copies`, `mujoco_time.py ... COPIES`): as many boxes as the largest pile,
+# but each copy's step reads only its own data, which stays in the per-core cache from one stage
+# to the next. Its ratio to one copy is the scaling an engine reaches on this machine when its
+# step never leaves an island's data (BENCHMARKS.md, "twenty piles of 50 stepped in turn"): the
+# floor against which the largest pile's ratio is read.
+PILE_COPIES = 20
+COPIES_SCENE = f"pile-{PILE_SIZES[0]}x{PILE_COPIES}"
 
 
 # Runs per measurement of the short scenes (tens of milliseconds of CPU each): every run from a
@@ -99,6 +109,7 @@ def scenes(quick):
     ]
     for n in PILE_SIZES:
         out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else piles, few if n <= 100 else many))
+    out.append((COPIES_SCENE, SAMPLES / f"bench/pile-{PILE_SIZES[0]}.yaml", pile_phases, PILE_ENGINES, piles, many))
     return out
 
 
@@ -159,10 +170,11 @@ def git_commit():
 def measure(driver, python, descriptions, scene, project, phases, engine, runs, processes, env):
     """{phase: CPU seconds per step} of one measurement: `processes` fresh processes, each the
     median of `runs` runs, and each phase the fastest process's (see SHORT_SCENE_PROCESSES)."""
+    copies = PILE_COPIES if scene == COPIES_SCENE else 1
     if engine == "mujoco":
-        cmd = [str(python), str(HERE / "mujoco_time.py"), str(descriptions[scene]), phases, str(runs)]
+        cmd = [str(python), str(HERE / "mujoco_time.py"), str(descriptions[scene]), phases, str(runs), str(copies)]
     else:
-        cmd = [str(driver), "time", str(project), "--engine", engine, "--phases", phases, "--repeat", str(runs)]
+        cmd = [str(driver), "time", str(project), "--engine", engine, "--phases", phases, "--repeat", str(runs), "--copies", str(copies)]
     per_process = []
     first_run = None
     for _ in range(processes):
@@ -252,13 +264,13 @@ def main():
             "",
             tables.anchor_table(results, anchor_rows(args.quick)),
             "",
-            "N-box piles, " + ("steps 101–300" if args.quick else "steady state, steps 201–1000") + ": CPU time per step and its ratio to the 50-box pile's.",
+            "N-box piles, " + ("steps 101–300" if args.quick else "steady state, steps 201–1000") + f": CPU time per step and its ratio to the {PILE_SIZES[0]}-box pile's; the last row steps {PILE_COPIES} independent copies of the {PILE_SIZES[0]}-box pile one after the other (as many boxes as the largest pile, each copy's data staying in the cache through its step: the scaling this machine allows an engine whose step stays within an island).",
             "",
-            tables.scaling_table(results, PILE_SIZES, PILE_ENGINES, "101-300" if args.quick else "201-1000"),
+            tables.scaling_table(results, PILE_SIZES, PILE_ENGINES, "101-300" if args.quick else "201-1000", (COPIES_SCENE, PILE_COPIES)),
             "",
             "N-box piles, landing, " + ("steps 1–100" if args.quick else "steps 1–200") + ":",
             "",
-            tables.scaling_table(results, PILE_SIZES, PILE_ENGINES, "1-100" if args.quick else "1-200"),
+            tables.scaling_table(results, PILE_SIZES, PILE_ENGINES, "1-100" if args.quick else "1-200", (COPIES_SCENE, PILE_COPIES)),
             "",
             "Where each engine ends each scene (last round): the highest free root link origin, and the contacts as each engine counts them (the worlds must agree).",
             "",

@@ -53,7 +53,7 @@ def single_threaded():
 
 def time_phases(model, initial, schedule, phases, copies=1):
     """CPU time of each phase of one run of `copies` copies of the initial state `initial`, and
-    the first copy's state at the end."""
+    the copies' states at the end."""
     datas = [copy.copy(initial) for _ in range(copies)]
     times = []
     step = 1
@@ -64,7 +64,7 @@ def time_phases(model, initial, schedule, phases, copies=1):
         run(model, datas, schedule, first, last)
         times.append(time.process_time() - start)
         step = last + 1
-    return times, datas[0]
+    return times, datas
 
 
 def median(values):
@@ -93,7 +93,9 @@ def main():
         cpu = median(cpu_runs)
         out.append({"steps": f"{first}-{last}", "count": last - first + 1, "cpu_s": cpu, "per_step_s": cpu / (last - first + 1), "cpu_s_runs": cpu_runs})
     free = [model.jnt_qposadr[j] for j in range(model.njnt) if model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE]
-    top = max(end.qpos[a + 2] for a in free) if free else None
+    # Over every copy, as `tribo-bench time --copies` reports them: the highest free root of all
+    # copies and the contacts of all copies together.
+    top = max(d.qpos[a + 2] for d in end for a in free) if free else None
     print(
         json.dumps(
             {
@@ -105,7 +107,7 @@ def main():
                 "copies": copies,
                 "build_cpu_s": build,
                 "phases": out,
-                "contacts_at_end": int(end.ncon),
+                "contacts_at_end": sum(int(d.ncon) for d in end),
                 "top_height_at_end": top,
             }
         )

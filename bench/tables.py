@@ -68,9 +68,10 @@ def anchor_table(results, rows):
     return "\n".join(lines)
 
 
-def scaling_table(results, sizes, engines, phase):
+def scaling_table(results, sizes, engines, phase, copies=None):
     """Time per step of each pile and its ratio to the smallest pile's (median of per-round
-    ratios); the ideal ratio is the box-count ratio."""
+    ratios); the ideal ratio is the box-count ratio. `copies`, `(scene, count)`: a last row for
+    the smallest pile stepped as `count` copies in turn (its ideal ratio is `count`)."""
     base = sizes[0]
     head = " | ".join(f"{label} | × {base}" for engine, label in ENGINE_COLUMNS if engine in engines)
     lines = [f"| boxes | ideal × {base} | {head} |", "|---|---|" + "---|---|" * len(engines)]
@@ -84,6 +85,17 @@ def scaling_table(results, sizes, engines, phase):
             r = ratio_median(times, per_step(results, f"pile-{base}", engine, phase))
             cells.append("—" if r is None else f"{r:.1f}")
         lines.append(f"| {n} | {n / base:.0f} | " + " | ".join(cells) + " |")
+    if copies is not None:
+        scene, count = copies
+        cells = []
+        for engine, _ in ENGINE_COLUMNS:
+            if engine not in engines:
+                continue
+            times = per_step(results, scene, engine, phase)
+            cells.append(duration(median(times)))
+            r = ratio_median(times, per_step(results, f"pile-{base}", engine, phase))
+            cells.append("—" if r is None else f"{r:.1f}")
+        lines.append(f"| {count} × {base}, in turn | {count} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
