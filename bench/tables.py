@@ -75,18 +75,8 @@ def scaling_table(results, sizes, engines, phase, copies=None):
     base = sizes[0]
     head = " | ".join(f"{label} | × {base}" for engine, label in ENGINE_COLUMNS if engine in engines)
     lines = [f"| boxes | ideal × {base} | {head} |", "|---|---|" + "---|---|" * len(engines)]
-    for n in sizes:
-        cells = []
-        for engine, _ in ENGINE_COLUMNS:
-            if engine not in engines:
-                continue
-            times = per_step(results, f"pile-{n}", engine, phase)
-            cells.append(duration(median(times)))
-            r = ratio_median(times, per_step(results, f"pile-{base}", engine, phase))
-            cells.append("—" if r is None else f"{r:.1f}")
-        lines.append(f"| {n} | {n / base:.0f} | " + " | ".join(cells) + " |")
-    if copies is not None:
-        scene, count = copies
+
+    def cells_of(scene):
         cells = []
         for engine, _ in ENGINE_COLUMNS:
             if engine not in engines:
@@ -95,7 +85,13 @@ def scaling_table(results, sizes, engines, phase, copies=None):
             cells.append(duration(median(times)))
             r = ratio_median(times, per_step(results, f"pile-{base}", engine, phase))
             cells.append("—" if r is None else f"{r:.1f}")
-        lines.append(f"| {count} × {base}, in turn | {count} | " + " | ".join(cells) + " |")
+        return " | ".join(cells)
+
+    for n in sizes:
+        lines.append(f"| {n} | {n / base:.0f} | {cells_of(f'pile-{n}')} |")
+    if copies is not None:
+        scene, count = copies
+        lines.append(f"| {count} × {base}, in turn | {count} | {cells_of(scene)} |")
     return "\n".join(lines)
 
 
