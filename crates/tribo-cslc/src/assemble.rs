@@ -4,7 +4,7 @@ use nalgebra::{Point3, Vector3};
 
 use crate::frames::TargetFrame;
 use crate::local::{hertz, mul3};
-use crate::result::{refill, PatchResult, Wrench};
+use crate::result::{fit, refill, PatchResult, Wrench};
 use crate::solver::{CslcPad, Prepared, StepInput, SweepEnd};
 
 impl CslcPad {
@@ -39,7 +39,7 @@ impl CslcPad {
         let mut sphere_forces = std::mem::take(&mut lists.sphere_forces);
         refill(&mut sphere_forces, n, Vector3::zeros());
         let mut sphere_centers = std::mem::take(&mut lists.sphere_centers);
-        refill(&mut sphere_centers, n, Point3::origin());
+        fit(&mut sphere_centers, n, Point3::origin());
         let mut target_wrenches = std::mem::take(&mut lists.target_wrenches);
         refill(&mut target_wrenches, input.targets.len(), Wrench::default());
         let mut pad = Wrench::default();
@@ -58,10 +58,12 @@ impl CslcPad {
         let mut sphere_friction = std::mem::take(&mut lists.sphere_friction);
         refill(&mut sphere_friction, n, 0.0);
         let mut deflections = std::mem::take(&mut lists.deflections);
-        refill(&mut deflections, n, 0.0);
+        fit(&mut deflections, n, 0.0);
         // Spheres near a target but not touching it: the linearised surface at the solved field.
+        // This list, the centres and the deflections are written for every sphere below, so a
+        // kept list of the right length is not cleared first.
         let mut approaches = std::mem::take(&mut lists.approaches);
-        refill(&mut approaches, n, None);
+        fit(&mut approaches, n, None);
         let mut bottomed_out = None;
         // The contact state the next step starts from, written sphere by sphere below.
         let (mut sliding_state, mut target_state, mut penetration_state) = self.take_contact_state();

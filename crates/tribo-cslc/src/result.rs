@@ -126,3 +126,11 @@ pub(crate) fn refill<T: Clone>(list: &mut Vec<T>, n: usize, value: T) {
     list.clear();
     list.resize(n, value);
 }
+
+/// `list` with `n` entries: as it is if it has them, else [`refill`]ed with `value`. For a list
+/// whose every entry is written next.
+pub(crate) fn fit<T: Clone>(list: &mut Vec<T>, n: usize, value: T) {
+    if list.len() != n {
+        refill(list, n, value);
+    }
+}

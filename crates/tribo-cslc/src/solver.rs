@@ -649,15 +649,16 @@ impl CslcPad {
         start
     }
 
-    /// [`Self::initial_iterate`] into `start` (cleared first), reusing its storage.
+    /// [`Self::initial_iterate`] into `start` (every entry written), reusing its storage.
     pub(crate) fn initial_iterate_into(&mut self, start: &mut Vec<Vector3<f64>>) {
-        start.clear();
-        start.extend(
-            self.displacement
-                .iter()
-                .zip(&self.previous_displacement)
-                .map(|(d, p)| d + (d - p)),
-        );
+        start.resize(self.displacement.len(), Vector3::zeros());
+        for ((s, d), p) in start
+            .iter_mut()
+            .zip(&self.displacement)
+            .zip(&self.previous_displacement)
+        {
+            *s = d + (d - p);
+        }
         self.previous_displacement.clone_from(&self.displacement);
     }
 
@@ -753,11 +754,10 @@ impl CslcPad {
         }
         self.deepest = deepest;
         let mut fast_impact_sphere = None;
-        for (i, p) in prepared.iter().enumerate() {
-            let jump = &p.jump;
-            let radius = self.lattice.spheres().get(i).map_or(0.0, |s| s.radius);
-            if *jump > self.params.impact_fraction * radius && fast_impact_sphere.is_none() {
-                fast_impact_sphere = Some((i, *jump, radius));
+        for (i, (p, sphere)) in prepared.iter().zip(self.lattice.spheres()).enumerate() {
+            if p.jump > self.params.impact_fraction * sphere.radius {
+                fast_impact_sphere = Some((i, p.jump, sphere.radius));
+                break;
             }
         }
 
