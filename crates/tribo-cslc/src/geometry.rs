@@ -111,8 +111,9 @@ pub struct LatticeSphere {
 }
 
 /// A sphere's grid neighbours: at most four (left, right, below, above, in that order), the
-/// first `count` slots used.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+/// first `count` slots used; the unused ones hold the lattice's length, the index of the rest
+/// slot a sweep's field keeps after the spheres ([`Lattice::neighbour_slots`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct GridNeighbours {
     slots: [usize; 4],
     count: usize,
@@ -151,6 +152,16 @@ impl Lattice {
             .unwrap_or(&[])
     }
 
+    /// The four neighbour slots of sphere `i`: its neighbours in the order of
+    /// [`Self::neighbours`], then [`Self::len`] in the slots it does not use — the index of a
+    /// field's *rest slot*, a zero displacement one past the spheres, so that a sum over the
+    /// four slots of a field with that slot is the sum over the neighbours with zeros added
+    /// after it: bit-identical, the sum being taken from `+0` (a zero added to a sum leaves it
+    /// as it is; the sum cannot be `−0`). `None` for an out-of-range index.
+    pub(crate) fn neighbour_slots(&self, i: usize) -> Option<&[usize; 4]> {
+        self.neighbours.get(i).map(|n| &n.slots)
+    }
+
     /// Nominal lattice spacing `h`, m (grid cell size for a dome).
     pub fn spacing(&self) -> f64 {
         self.spacing
@@ -174,7 +185,13 @@ fn positive(name: &str, value: f64) -> Result<(), CslcError> {
 
 /// Builds the neighbour lists of a grid whose cell `(ix, iy)` maps to `index[iy * nx + ix]`.
 fn grid_neighbours(nx: usize, ny: usize, index: &[Option<usize>], count: usize) -> Vec<GridNeighbours> {
-    let mut lists = vec![GridNeighbours::default(); count];
+    let mut lists = vec![
+        GridNeighbours {
+            slots: [count; 4],
+            count: 0,
+        };
+        count
+    ];
     for iy in 0..ny {
         for ix in 0..nx {
             let Some(Some(i)) = index.get(iy * nx + ix).copied() else {
@@ -290,4 +307,52 @@ fn build_dome(radius: f64, alpha: f64, n: usize, r: f64) -> Result<Lattice, Cslc
         neighbours,
         spacing: cell,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::Vector3;
+
+    use super::PadGeometry;
+
+    /// Every sphere's four slots are its neighbours, in order, then the rest slot; and a sum over
+    /// the slots of a field with a zero rest slot is bit for bit the sum over the neighbours,
+    /// negative zeros and cancelling values included.
+    #[test]
+    fn neighbour_slots_are_the_neighbours_then_the_rest_slot() {
+        for spec in [PadGeometry::flat(5, 3, 0.01), PadGeometry::dome(0.02, 0.8, 7)] {
+            let lattice = spec.build().expect("a valid lattice");
+            let n = lattice.len();
+            let mut field: Vec<Vector3<f64>> = (0..n)
+                .map(|i| {
+                    let x = (i as f64 * 0.37).sin() * 1e-4;
+                    match i % 4 {
+                        0 => Vector3::new(-0.0, x, -x),
+                        1 => Vector3::new(x, -0.0, 1e-300),
+                        2 => Vector3::new(-x, x * 1e-9, -0.0),
+                        _ => Vector3::new(x, -x, x),
+                    }
+                })
+                .collect();
+            field.push(Vector3::zeros());
+            for i in 0..n {
+                let slots = lattice.neighbour_slots(i).expect("a sphere in range");
+                let neighbours = lattice.neighbours(i);
+                assert_eq!(&slots[..neighbours.len()], neighbours);
+                assert!(slots[neighbours.len()..].iter().all(|&j| j == n));
+                let mut over_neighbours = Vector3::zeros();
+                for &j in neighbours {
+                    over_neighbours += field[j];
+                }
+                let mut over_slots = Vector3::zeros();
+                for &j in slots {
+                    over_slots += field[j];
+                }
+                for (a, b) in over_neighbours.iter().zip(over_slots.iter()) {
+                    assert_eq!(a.to_bits(), b.to_bits(), "sphere {i}");
+                }
+            }
+            assert!(lattice.neighbour_slots(n).is_none());
+        }
+    }
 }

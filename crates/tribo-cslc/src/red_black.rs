@@ -11,6 +11,8 @@
 //! the problem nonlinear. If the residual grows by half over its best, ω drops to 1 for the rest
 //! of the step (plain Gauss–Seidel, which contracts).
 
+use nalgebra::Vector3;
+
 use crate::geometry::Lattice;
 use crate::solver::{CslcPad, Prepared, StepInput, SweepEnd};
 
@@ -62,6 +64,10 @@ impl CslcPad {
         let mut omega = (2.0 / (1.0 + (1.0 - rho * rho).sqrt())).min(MAX_OMEGA);
         let mut field = self.take_spare_field();
         self.initial_iterate_into(&mut field);
+        // The rest slot after the spheres, which the unused neighbour slots point at
+        // (`Lattice::neighbour_slots`); taken off again before the field is committed.
+        let spheres = field.len();
+        field.push(Vector3::zeros());
         let mut best = f64::INFINITY;
         let mut residual = f64::INFINITY;
         let mut iterations = 0;
@@ -91,9 +97,14 @@ impl CslcPad {
                     }
                 }
             }
+            // The roots first, in a loop of their own (independent of each other: two to an
+            // instruction), then their sum in visit order.
+            for square in squares.iter_mut() {
+                *square = square.sqrt();
+            }
             let mut unbalanced = 0.0;
-            for square in &squares {
-                unbalanced += square.sqrt();
+            for root in &squares {
+                unbalanced += root;
             }
             residual = unbalanced / f64::max(load, floor);
             if residual <= tolerance {
@@ -107,6 +118,7 @@ impl CslcPad {
             iterations += 1;
         }
         *self.colors_mut() = colours;
+        field.truncate(spheres);
         self.commit_field(field);
         SweepEnd {
             iterations,

@@ -497,11 +497,14 @@ impl CslcPad {
     }
 
     /// `b = K_ℓ Σ_j δ_j` over the neighbours `j` of sphere `i` (§3.2), summed in the lattice's
-    /// order from zero.
+    /// order from zero: over its four neighbour slots ([`Lattice::neighbour_slots`]), an unused
+    /// slot adding the field's rest slot or, in a field without one, nothing.
     fn neighbour_pull(&self, i: usize, field: &[Vector3<f64>]) -> Vector3<f64> {
         let mut sum = Vector3::zeros();
-        for d in self.lattice.neighbours(i).iter().filter_map(|&j| field.get(j)) {
-            sum += d;
+        for &j in self.lattice.neighbour_slots(i).unwrap_or(&[usize::MAX; 4]) {
+            if let Some(d) = field.get(j) {
+                sum += d;
+            }
         }
         sum * self.lateral_spring
     }
