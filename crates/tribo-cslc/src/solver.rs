@@ -240,8 +240,9 @@ pub struct CslcPad {
     /// Storage of the step's [`Prepared`] list, kept between steps (its contents are only
     /// meaningful during a step).
     prepared: Vec<Prepared>,
-    /// Storage for the next step's iterate, kept between steps: a step sweeps in it and swaps it
-    /// with `displacement`, whose storage then waits here.
+    /// Storage for the next step's iterate, kept between steps: a step sweeps in it and makes it
+    /// `displacement` (`CslcPad::commit_field`); the storage of `previous_displacement` then
+    /// waits here.
     spare_field: Vec<Vector3<f64>>,
     /// Storage of the next patch's lists (`recycle`).
     patch_lists: PatchLists,
@@ -644,16 +645,16 @@ impl CslcPad {
     }
 
     /// The initial iterate of a step's sweeps, `δ⁰ = δ_n + (δ_n − δ_{n−1})`: the last two steps'
-    /// solutions extrapolated linearly (§4, "Warm start"). Remembers `δ_n` as the next step's
-    /// `δ_{n−1}`. A sphere at rest in both steps stays exactly at rest.
-    pub(crate) fn initial_iterate(&mut self) -> Vec<Vector3<f64>> {
+    /// solutions extrapolated linearly (§4, "Warm start"). A sphere at rest in both steps stays
+    /// exactly at rest.
+    pub(crate) fn initial_iterate(&self) -> Vec<Vector3<f64>> {
         let mut start = Vec::with_capacity(self.displacement.len());
         self.initial_iterate_into(&mut start);
         start
     }
 
     /// [`Self::initial_iterate`] into `start` (every entry written), reusing its storage.
-    pub(crate) fn initial_iterate_into(&mut self, start: &mut Vec<Vector3<f64>>) {
+    pub(crate) fn initial_iterate_into(&self, start: &mut Vec<Vector3<f64>>) {
         start.resize(self.displacement.len(), Vector3::zeros());
         for ((s, d), p) in start
             .iter_mut()
@@ -662,13 +663,13 @@ impl CslcPad {
         {
             *s = d + (d - p);
         }
-        self.previous_displacement.clone_from(&self.displacement);
     }
 
     /// Makes the solved displacements zero (an unloaded pad), remembering `δ_n` as the next
-    /// step's `δ_{n−1}` as [`Self::initial_iterate_into`] does.
+    /// step's `δ_{n−1}` as [`Self::commit_field`] does: the two lists trade storage, and the one
+    /// that held `δ_{n−1}` is zeroed.
     fn rest_field(&mut self) {
-        self.previous_displacement.clone_from(&self.displacement);
+        std::mem::swap(&mut self.previous_displacement, &mut self.displacement);
         self.displacement.iter_mut().for_each(|d| *d = Vector3::zeros());
     }
 
@@ -677,10 +678,12 @@ impl CslcPad {
         std::mem::take(&mut self.spare_field)
     }
 
-    /// Makes `field` the solved displacements; the previous ones' storage is kept for the next
-    /// step's iterate.
+    /// Makes `field` the solved displacements `δ_{n+1}` and `δ_n` the previous ones, without
+    /// copying: `δ_n`'s list becomes the previous one, and the storage of `δ_{n−1}` is kept for
+    /// the next step's iterate.
     pub(crate) fn commit_field(&mut self, field: Vec<Vector3<f64>>) {
-        self.spare_field = std::mem::replace(&mut self.displacement, field);
+        let last = std::mem::replace(&mut self.displacement, field);
+        self.spare_field = std::mem::replace(&mut self.previous_displacement, last);
     }
 
     /// Advances the pad by one step and returns the patch.
@@ -860,7 +863,7 @@ impl CslcPad {
             };
             previous = std::mem::replace(&mut current, next);
         }
-        self.displacement = current;
+        self.commit_field(current);
         SweepEnd {
             iterations,
             residual,
