@@ -179,12 +179,16 @@ fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64, current: f64, curr
         return 0.0;
     }
     let bc = beta.max(0.0) * coefficient;
-    let upper = reach.sqrt();
-    let mut s = if current > 0.0 && current < reach {
-        current_root
+    // The cap `√U₀`, taken when an iterate first passes `s`'s start: the start is at most the
+    // cap (`√φ_k ≤ √U₀` for `φ_k < U₀`, the root being monotonic), so an iterate below it needs
+    // no test against the cap, and most never pass it (a start right of the root decreases).
+    let (mut s, mut upper) = if current > 0.0 && current < reach {
+        (current_root, None)
     } else {
-        upper
+        let upper = reach.sqrt();
+        (upper, Some(upper))
     };
+    let start = s;
     for _ in 0..60 {
         let g = (bc * s + 1.0) * s * s - reach;
         let slope = (3.0 * bc * s + 2.0) * s;
@@ -197,7 +201,22 @@ fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64, current: f64, curr
         } else {
             (g / slope, CONVERGED_STEP)
         };
-        s = (s - step).clamp(0.0, upper);
+        // `(s − step).clamp(0, √U₀)`, test for test (a `−0` and a NaN kept as they are).
+        let next = s - step;
+        s = if next <= start {
+            if next < 0.0 {
+                0.0
+            } else {
+                next
+            }
+        } else {
+            let cap = *upper.get_or_insert_with(|| reach.sqrt());
+            if next > cap {
+                cap
+            } else {
+                next
+            }
+        };
         if step.abs() <= converged_step * s {
             break;
         }
