@@ -60,6 +60,8 @@ struct AnchorCarry<'a> {
     /// The pad pose at the end of the step and its origin (world).
     pose: &'a Isometry3<f64>,
     origin: &'a Point3<f64>,
+    /// Each target's rigid motion ([`Target::rigid_motion`]), taken once per step.
+    motions: Vec<Option<(Twist, Point3<f64>)>>,
 }
 
 impl AnchorCarry<'_> {
@@ -77,11 +79,15 @@ impl AnchorCarry<'_> {
         here: &mut Prepared,
     ) {
         let input = self.input;
-        let carried = match touched.and_then(|t| input.targets.get(t)) {
-            Some(target) => {
+        let carried = match touched.and_then(|t| Some((t, input.targets.get(t)?))) {
+            Some((t, target)) => {
                 // Only a sphere in contact carries its anchor with the surface.
                 let world = self.pose * (sphere.rest_position + delta);
-                let relative = target.surface_velocity(&world) - input.pad_twist.velocity_at(self.origin, &world);
+                let moving = match self.motions.get(t) {
+                    Some(Some((twist, origin))) => twist.velocity_at(origin, &world),
+                    _ => target.surface_velocity(&world),
+                };
+                let relative = moving - input.pad_twist.velocity_at(self.origin, &world);
                 delta + self.pose.rotation.inverse() * relative * input.dt
             }
             None => *delta,
@@ -728,6 +734,7 @@ impl CslcPad {
             input,
             pose: &pose,
             origin: &origin,
+            motions: targets.iter().map(|t| t.rigid_motion()).collect(),
         };
         if n < PARALLEL_MIN_SPHERES {
             // On this thread: the deepest targets found target by target, then every sphere's

@@ -38,6 +38,13 @@ pub trait Target: Sync {
     fn posed_shape(&self) -> Option<(&dyn Shape, &Isometry3<f64>)> {
         None
     }
+    /// The target's rigid motion, when it moves as one body: its twist and the point its linear
+    /// velocity is of, so that [`Target::surface_velocity`] at `x` is
+    /// [`Twist::velocity_at`]`(origin, x)` — a pad then evaluates it in line, sphere by sphere,
+    /// instead of calling the target for each.
+    fn rigid_motion(&self) -> Option<(Twist, Point3<f64>)> {
+        None
+    }
 }
 
 /// A primitive in its own frame.
@@ -133,6 +140,9 @@ impl<S: Shape> Target for Posed<S> {
     }
     fn posed_shape(&self) -> Option<(&dyn Shape, &Isometry3<f64>)> {
         Some((&self.shape, &self.pose))
+    }
+    fn rigid_motion(&self) -> Option<(Twist, Point3<f64>)> {
+        Some((self.twist, Point3::from(self.pose.translation.vector)))
     }
 }
 

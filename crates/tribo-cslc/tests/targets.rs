@@ -346,6 +346,14 @@ fn posed_shapes_transform_distance_normal_and_velocity() {
         let origin = Point3::from(pose.translation.vector);
         let expected = twist.linear + twist.angular.cross(&(x - origin));
         assert!((posed.surface_velocity(&x) - expected).norm() < 1e-15);
+        // The rigid motion a pad evaluates in line gives the surface velocity bit for bit.
+        let (motion, motion_origin) = posed.rigid_motion().expect("a posed target moves rigidly");
+        let in_line = motion.velocity_at(&motion_origin, &x);
+        let called = posed.surface_velocity(&x);
+        assert!(in_line
+            .iter()
+            .zip(called.iter())
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
     }
     // A posed plane: distance is the height above the rotated, shifted surface.
     let pose = random_pose(&mut rng);
