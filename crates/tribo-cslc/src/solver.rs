@@ -147,6 +147,14 @@ impl Prepared {
     }
 }
 
+/// One visit of a sphere in an ordered sweep ([`CslcPad::ordered_visit`]).
+pub(crate) struct Visit {
+    /// The local step.
+    pub step: crate::local::LocalStep,
+    /// The neighbour pull the step was taken against, for a sphere in contact.
+    pub contact_pull: Option<Vector3<f64>>,
+}
+
 /// How a step's sweeps ended.
 pub(crate) struct SweepEnd {
     /// Sweeps made before the residual met the tolerance (or the cap).
@@ -259,6 +267,12 @@ pub struct CslcPad {
     /// Storage of a step's deepest target per sphere (`CslcPad::deepest_into`), kept between
     /// steps.
     deepest: Vec<Option<(usize, f64, Vector3<f64>)>>,
+    /// Per sphere, the neighbour pull of its last visit in contact and the sweep of that visit
+    /// (a count over the pad's life, so that no list needs clearing): what the residual at the
+    /// end of a sweep is estimated from (`red_black.rs`, [`CslcPad::residual_after_sweep`]).
+    contact_visits: Vec<(u64, Vector3<f64>)>,
+    /// Sweeps the pad has made, for the stamps of `contact_visits`.
+    sweeps_made: u64,
 }
 
 impl CslcPad {
@@ -324,6 +338,8 @@ impl CslcPad {
             rest_box,
             largest_radius,
             deepest: Vec::new(),
+            contact_visits: Vec::new(),
+            sweeps_made: 0,
         })
     }
 
@@ -335,6 +351,28 @@ impl CslcPad {
     /// The parameters.
     pub fn params(&self) -> &CslcParams {
         &self.params
+    }
+
+    /// The parameters, to change the solver's tolerance and cap in tests.
+    #[cfg(test)]
+    pub(crate) fn params_mut(&mut self) -> &mut CslcParams {
+        &mut self.params
+    }
+
+    /// The relative residual `Σ_i |r_i| / Σ_i f_n,i` of the solved field as one Jacobi sweep of
+    /// the last step measures it — every sphere's local step against the field as it is — for
+    /// tests (the step's `input` again).
+    #[cfg(test)]
+    pub(crate) fn jacobi_residual(&self, input: &StepInput) -> f64 {
+        let mut prepared = self.prepared.clone();
+        self.fill_stick_terms(&mut prepared);
+        let (mut unbalanced, mut load) = (0.0, 0.0);
+        for i in 0..self.lattice.len() {
+            let step = self.sphere_step(input, &prepared, &self.displacement, i);
+            unbalanced += step.residual_squared.sqrt();
+            load += step.normal_force;
+        }
+        unbalanced / f64::max(load, self.params.anchor_stiffness * self.lattice.area() * 1e-9)
     }
 
     /// Current displacements `δ_i` in the pad frame.
@@ -553,7 +591,7 @@ impl CslcPad {
         prepared: &mut [Prepared],
         field: &[Vector3<f64>],
         i: usize,
-    ) -> Option<crate::local::LocalStep> {
+    ) -> Option<Visit> {
         let delta = *field.get(i)?;
         let here = prepared.get_mut(i)?;
         if delta == Vector3::zeros()
@@ -568,30 +606,107 @@ impl CslcPad {
         }
         let pull = self.neighbour_pull(i, field);
         let Some(touching) = here.surface.and_then(|s| s.contact_at(&delta)) else {
+            let free = |step| {
+                Some(Visit {
+                    step,
+                    contact_pull: None,
+                })
+            };
             if let Some((k, c)) = self.diagonal_springs.as_ref().and_then(|d| d.get(i)) {
                 // `mul3` of a diagonal matrix, exactly: the off-diagonal products are zeros,
                 // which leave each row's sum as it is (but for the sign of a zero).
-                return Some(crate::local::LocalStep {
+                return free(crate::local::LocalStep {
                     delta: c.component_mul(&pull),
                     residual_squared: (pull - k.component_mul(&delta)).norm_squared(),
                     normal_force: 0.0,
                 });
             }
             if let (Some(k), Some(c)) = (self.stiffness.get(i), self.compliance.get(i)) {
-                return Some(crate::local::LocalStep {
+                return free(crate::local::LocalStep {
                     delta: mul3(c, &pull),
                     residual_squared: (pull - mul3(k, &delta)).norm_squared(),
                     normal_force: 0.0,
                 });
             }
-            return Some(self.local_step_of(input, Some(here), None, pull, i, delta));
+            return free(self.local_step_of(input, Some(here), None, pull, i, delta));
         };
         if here.stick.is_none() {
             here.stick = self.stick_terms(i, here);
         }
         let here = &*here;
         let contact = here.stick.as_ref().map(|terms| (touching, terms));
-        Some(self.local_step_of(input, Some(here), contact, pull, i, delta))
+        Some(Visit {
+            step: self.local_step_of(input, Some(here), contact, pull, i, delta),
+            contact_pull: Some(pull),
+        })
+    }
+
+    /// Stamps the next sweep: its visits in contact are recorded under the returned count
+    /// ([`Self::record_contact_visit`]).
+    pub(crate) fn begin_sweep(&mut self) -> u64 {
+        self.sweeps_made += 1;
+        self.contact_visits.resize(self.lattice.len(), (0, Vector3::zeros()));
+        self.sweeps_made
+    }
+
+    /// Records that sphere `i` was visited in contact in sweep `sweep` with neighbour pull `pull`.
+    pub(crate) fn record_contact_visit(&mut self, i: usize, sweep: u64, pull: Vector3<f64>) {
+        if let Some(visit) = self.contact_visits.get_mut(i) {
+            *visit = (sweep, pull);
+        }
+    }
+
+    /// `Σ_i |r_i|` of the field at the end of sweep `sweep`, as a Jacobi sweep would measure it
+    /// (every sphere's local step against the field as it is), without making one — or `None` if
+    /// a sphere's contact changed in the sweep, where the estimate does not hold. (The next
+    /// red-black sweep measures a mix: its later colours see its earlier colours' updates.) A
+    /// sphere out of contact (or at rest) has the residual
+    /// `b_i − K δ_i` of the field as it is, exactly. A sphere visited in contact solved its local
+    /// problem against the pull `b_i⁰` of its visit; the neighbours that moved after it changed
+    /// that pull to `b_i`, and its next Newton step would remove `|J Δδ| = |b_i − b_i⁰|`, to first
+    /// order in the change (exactly while its local problem is linear: sticking, or its Hertz
+    /// law linearised). The roots are summed in sphere order.
+    pub(crate) fn residual_after_sweep(
+        &self,
+        prepared: &[Prepared],
+        field: &[Vector3<f64>],
+        sweep: u64,
+        roots: &mut Vec<f64>,
+    ) -> Option<f64> {
+        roots.clear();
+        let spheres = prepared.len().min(self.lattice.len());
+        for (i, (here, (visit, delta))) in prepared
+            .iter()
+            .zip(self.contact_visits.iter().zip(field))
+            .take(spheres)
+            .enumerate()
+        {
+            let pull = self.neighbour_pull(i, field);
+            let touching = here.surface.and_then(|s| s.contact_at(delta)).is_some();
+            let residual = if visit.0 == sweep {
+                if !touching {
+                    return None;
+                }
+                pull - visit.1
+            } else {
+                if touching {
+                    return None;
+                }
+                match self.diagonal_springs.as_ref().and_then(|d| d.get(i)) {
+                    Some((k, _)) => pull - k.component_mul(delta),
+                    None => pull - mul3(self.stiffness.get(i).unwrap_or(&IDENTITY), delta),
+                }
+            };
+            roots.push(residual.norm_squared());
+        }
+        for root in roots.iter_mut() {
+            *root = root.sqrt();
+        }
+        let mut unbalanced = 0.0;
+        for root in roots.iter() {
+            unbalanced += root;
+        }
+        Some(unbalanced)
     }
 
     /// The local problem of sphere `i` at displacement `delta` with its contact and neighbour
