@@ -31,6 +31,21 @@ const MAX_OMEGA: f64 = 1.9;
 /// step would start no better than this one ended.
 const ESTIMATE_MARGIN: f64 = 0.1;
 
+/// `Σ_k √s_k` over `squares`, in order: the roots first, in a loop of their own (independent of
+/// each other: two to an instruction), then their sum in order — bit for bit the sum of the
+/// `norm`s whose squares they are, without a sum that waits on each root. The squares are left
+/// as their roots.
+pub(crate) fn sum_of_roots(squares: &mut [f64]) -> f64 {
+    for square in squares.iter_mut() {
+        *square = square.sqrt();
+    }
+    let mut sum = 0.0;
+    for root in squares.iter() {
+        sum += root;
+    }
+    sum
+}
+
 /// Sphere indices grouped by colour, colours in ascending order, indices ascending.
 pub(crate) fn colour_classes(lattice: &Lattice) -> Vec<Vec<usize>> {
     let n = lattice.len();
@@ -115,16 +130,7 @@ impl CslcPad {
                     }
                 }
             }
-            // The roots first, in a loop of their own (independent of each other: two to an
-            // instruction), then their sum in visit order.
-            for square in squares.iter_mut() {
-                *square = square.sqrt();
-            }
-            let mut unbalanced = 0.0;
-            for root in &squares {
-                unbalanced += root;
-            }
-            residual = unbalanced / f64::max(load, floor);
+            residual = sum_of_roots(&mut squares) / f64::max(load, floor);
             if residual <= tolerance {
                 converged = true;
                 break;

@@ -660,20 +660,20 @@ impl CslcPad {
     /// (every sphere's local step against the field as it is), without making one — or `None` if
     /// a sphere's contact changed in the sweep, where the estimate does not hold. (The next
     /// red-black sweep measures a mix: its later colours see its earlier colours' updates.) A
-    /// sphere out of contact (or at rest) has the residual
-    /// `b_i − K δ_i` of the field as it is, exactly. A sphere visited in contact solved its local
+    /// sphere out of contact (or at rest) has the residual `b_i − K δ_i` of the field as it is,
+    /// exactly. A sphere visited in contact solved its local
     /// problem against the pull `b_i⁰` of its visit; the neighbours that moved after it changed
     /// that pull to `b_i`, and its next Newton step would remove `|J Δδ| = |b_i − b_i⁰|`, to first
     /// order in the change (exactly while its local problem is linear: sticking, or its Hertz
-    /// law linearised). The roots are summed in sphere order.
+    /// law linearised). The roots are summed in sphere order (`squares` is their storage).
     pub(crate) fn residual_after_sweep(
         &self,
         prepared: &[Prepared],
         field: &[Vector3<f64>],
         sweep: u64,
-        roots: &mut Vec<f64>,
+        squares: &mut Vec<f64>,
     ) -> Option<f64> {
-        roots.clear();
+        squares.clear();
         let spheres = prepared.len().min(self.lattice.len());
         for (i, (here, (visit, delta))) in prepared
             .iter()
@@ -697,16 +697,9 @@ impl CslcPad {
                     None => pull - mul3(self.stiffness.get(i).unwrap_or(&IDENTITY), delta),
                 }
             };
-            roots.push(residual.norm_squared());
+            squares.push(residual.norm_squared());
         }
-        for root in roots.iter_mut() {
-            *root = root.sqrt();
-        }
-        let mut unbalanced = 0.0;
-        for root in roots.iter() {
-            unbalanced += root;
-        }
-        Some(unbalanced)
+        Some(crate::red_black::sum_of_roots(squares))
     }
 
     /// The local problem of sphere `i` at displacement `delta` with its contact and neighbour
