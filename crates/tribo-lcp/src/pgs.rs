@@ -63,7 +63,7 @@
 //! sweeps go on from it and judge the answer by the usual residual, and a polish that reaches the
 //! tolerance is confirmed by the exact residual at once.
 
-use nalgebra::{DVector, Matrix3};
+use nalgebra::DVector;
 
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
@@ -136,8 +136,11 @@ pub struct Pgs {
     pub options: PgsOptions,
     inverse_diagonal: Vec<f64>,
     tangent_step: Vec<f64>,
-    /// Each contact's 3×3 diagonal block, for the within-contact updates of the sweep.
-    diagonal_blocks: Vec<Matrix3<f64>>,
+    /// Each contact's couplings within its diagonal block A_cc that the sweep's within-contact
+    /// updates read, `[A₁ₙ, A₂ₙ, A₂₁]` (rows t₁, t₂ against the rows updated before them): three
+    /// numbers where the whole block is nine, at a thousand boxes one line less written per
+    /// contact and step.
+    couplings: Vec<[f64; 3]>,
     /// The operator's velocity state (`DelassusRows::velocity_len`; body velocity changes of a
     /// factored operator), kept consistent with λ through the sweep.
     velocity: Vec<f64>,
@@ -154,7 +157,7 @@ impl Pgs {
             options,
             inverse_diagonal: Vec::new(),
             tangent_step: Vec::new(),
-            diagonal_blocks: Vec::new(),
+            couplings: Vec::new(),
             velocity: Vec::new(),
             subspace: SubspaceStep::default(),
             newton: NewtonPolish::default(),
@@ -429,11 +432,11 @@ impl Pgs {
         };
         let mut sweep_residual = 0.0_f64;
         let base = 3 * contact;
-        let (Some(bc), Some(inv), Some(&step), Some(block)) = (
+        let (Some(bc), Some(inv), Some(&step), Some(&[a1n, a2n, a21])) = (
             b.get(base..base + 3),
             self.inverse_diagonal.get(base..base + 3),
             self.tangent_step.get(contact),
-            self.diagonal_blocks.get(contact),
+            self.couplings.get(contact),
         ) else {
             return Ok(0.0);
         };
@@ -457,7 +460,7 @@ impl Pgs {
         let d_ln = ln - old_ln;
 
         // 2. Tangential pair, with velocities from the updated normal impulse.
-        let w1 = w1_entry + bc[1] + block[(1, 0)] * d_ln;
+        let w1 = w1_entry + bc[1] + a1n * d_ln;
         if friction.model == FrictionModel::Box {
             let Some(t1) = lam.get_mut(base + 1) else {
                 return Ok(0.0);
@@ -466,7 +469,7 @@ impl Pgs {
             let old_t1 = *t1;
             *t1 = (*t1 - omega * w1 * inv[1]).clamp(-radius, radius);
             let d_t1 = *t1 - old_t1;
-            let w2 = w2_entry + bc[2] + block[(2, 0)] * d_ln + block[(2, 1)] * d_t1;
+            let w2 = w2_entry + bc[2] + a2n * d_ln + a21 * d_t1;
             let Some(t2) = lam.get_mut(base + 2) else {
                 return Ok(0.0);
             };
@@ -477,7 +480,7 @@ impl Pgs {
             }
             sweep_residual = sweep_residual.max(old_ln.min(wn).abs()).max(res1).max(res2);
         } else {
-            let w2 = w2_entry + bc[2] + block[(2, 0)] * d_ln;
+            let w2 = w2_entry + bc[2] + a2n * d_ln;
             if !(wn.is_finite() && w1.is_finite() && w2.is_finite()) {
                 return Err(Error::Diverged { iteration });
             }
@@ -516,11 +519,11 @@ impl Pgs {
         let a = &problem.delassus;
         self.inverse_diagonal.clear();
         self.tangent_step.clear();
-        self.diagonal_blocks.clear();
+        self.couplings.clear();
         for contact in 0..problem.contacts.len() {
             let base = 3 * contact;
             let block = a.diagonal_block(contact);
-            self.diagonal_blocks.push(block);
+            self.couplings.push([block[(1, 0)], block[(2, 0)], block[(2, 1)]]);
             for row in base..base + 3 {
                 let value = block[(row - base, row - base)];
                 if row > base && value == 0.0 {

@@ -57,6 +57,7 @@
 use nalgebra::{DVector, Vector3};
 use tribo_lcp::{ContactProblem, DelassusRows, FactoredDelassus, Pgs, SolveReport};
 
+use crate::contacts::ContactRow;
 use crate::error::SolveError;
 use crate::options::PgsOptions;
 use crate::solve::{solve_rigid, Assembled};
@@ -74,28 +75,21 @@ pub(crate) struct Strike {
     pub threshold: f64,
 }
 
-/// A contact's targets (normal, t₁, t₂; m/s) as the step's problem has them and once its impact
-/// is over (without restitution), and its [`Strike`] if it is a speculative one that may be struck.
-/// A struck contact's settled normal target is its speculative bound `−g / h`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Targets {
-    pub target: Vector3<f64>,
-    pub settled: Vector3<f64>,
-    pub strike: Option<Strike>,
-}
-
-/// Resolves the impacts on struck speculative contacts (module docs). `lambda` holds the solution
-/// of the step's rigid problem on entry and the step's impulses on return, `first` the report of
-/// that solve. Returns the report and whether `lambda` is still that solution (no contact was
+/// Resolves the impacts on struck speculative contacts (module docs). `rows` are the contact rows
+/// the problem was assembled from, read for their targets (`target`, `settled_target`: a struck
+/// contact's settled normal target is its speculative bound `−g / h`) and [`Strike`]s; `lambda`
+/// holds the solution of the step's rigid problem on entry and the step's impulses on return,
+/// `first` the report of that solve. Returns the report and whether `lambda` is still that solution (no contact was
 /// struck).
 pub(crate) fn resolve_impacts(
     assembled: &Assembled,
+    rows: &[ContactRow],
     lambda: &mut DVector<f64>,
     pgs: &mut Pgs,
     options: &PgsOptions,
     first: SolveReport,
 ) -> Result<(SolveReport, bool), SolveError> {
-    let (problem, rows) = (&assembled.problem, assembled.targets.as_slice());
+    let problem = &assembled.problem;
     let mut pending: Vec<bool> = rows
         .iter()
         .enumerate()
@@ -134,7 +128,7 @@ pub(crate) fn resolve_impacts(
         for (c, row) in rows.iter().enumerate().filter(|(c, _)| pending[*c]) {
             let Some(strike) = row.strike else { continue };
             let u = velocity.get(3 * c).copied().unwrap_or(0.0);
-            let settled = row.settled.x;
+            let settled = row.settled_target.x;
             let shuts = u < settled;
             if shuts || last {
                 struck[c] = true;
@@ -154,7 +148,7 @@ pub(crate) fn resolve_impacts(
             if struck[c] {
                 pending[c] = false;
             } else {
-                targets[c] = row.settled;
+                targets[c] = row.settled_target;
             }
         }
         start = DVector::zeros(lambda.len());
@@ -167,7 +161,7 @@ pub(crate) fn resolve_impacts(
 /// compliant row's `cfm λ` included.
 fn contact_velocities(
     problem: &ContactProblem<FactoredDelassus>,
-    rows: &[Targets],
+    rows: &[ContactRow],
     lambda: &DVector<f64>,
 ) -> DVector<f64> {
     let mut velocity = DVector::zeros(lambda.len());
@@ -186,7 +180,7 @@ fn contact_velocities(
 #[allow(clippy::too_many_arguments)]
 fn solve_pass(
     problem: &ContactProblem<FactoredDelassus>,
-    rows: &[Targets],
+    rows: &[ContactRow],
     base: &DVector<f64>,
     targets: &[Vector3<f64>],
     active: &[usize],

@@ -64,7 +64,7 @@ use tribo_multibody::{DelassusWork, TreeFactorisation, VelocityStep};
 
 use crate::contacts::ContactRow;
 use crate::error::SolveError;
-use crate::impacts::{resolve_impacts, Targets};
+use crate::impacts::resolve_impacts;
 use crate::islands::Islands;
 use crate::options::{PgsOptions, SolverKind};
 use crate::sharing::LoadSharing;
@@ -136,8 +136,6 @@ pub(crate) struct Assembled {
     /// The first `body_count` entries are this step's dynamic bodies with contacts, ascending.
     bodies: Vec<BodyRows>,
     body_count: usize,
-    /// Each contact's targets, for the impacts within the step (impacts.rs).
-    pub targets: Vec<Targets>,
     /// The contacts in independent groups, solved one after the other (islands.rs).
     pub islands: Islands,
     scratch: AssemblyScratch,
@@ -273,7 +271,6 @@ impl Assembled {
         let problem = &mut self.problem;
         zeroed_vector(&mut problem.free_velocity, 3 * rows.len());
         problem.contacts.clear();
-        self.targets.clear();
         let mut shares_load = false;
         for (c, row) in rows.iter().enumerate() {
             problem.free_velocity.fixed_rows_mut::<3>(3 * c).copy_from(&row.bias);
@@ -281,11 +278,6 @@ impl Assembled {
                 blocks.push((c, c, Matrix3::from_diagonal(&row.cfm)));
             }
             problem.contacts.push(row.friction);
-            self.targets.push(Targets {
-                target: row.target,
-                settled: row.settled_target,
-                strike: row.strike,
-            });
             shares_load |= row.shares_load;
         }
         factored_sides(
@@ -661,8 +653,8 @@ fn sharing_problem(
     }
 }
 
-/// Solves the problem (built and checked by [`Assembled::assemble`]: not checked again); `lambda` holds the
-/// warm start on entry. With a load-sharing problem, PGS
+/// Solves the problem (built and checked by [`Assembled::assemble`] from `rows`: not checked
+/// again); `lambda` holds the warm start on entry. With a load-sharing problem, PGS
 /// first gives it `sharing` (at most [`LOAD_SHARING_SWEEPS`] sweeps) and Lemke solves it instead
 /// of the rigid one (module docs); the report's iterations count both PGS runs. Impacts on
 /// speculative contacts struck within the step are then resolved in order (impacts.rs).
@@ -674,6 +666,7 @@ fn sharing_problem(
 /// part, `FactoredDelassus::with_added_blocks`).
 pub(crate) fn solve(
     assembled: &Assembled,
+    rows: &[ContactRow],
     lambda: &mut DVector<f64>,
     pgs: &mut Pgs,
     sharing: &mut Pgs,
@@ -694,7 +687,7 @@ pub(crate) fn solve(
                 .solve_valid_contacts_in_islands_from(&assembled.problem, lambda, assembled.islands.groups(), known)
                 .map_err(SolveError::Solver)?;
             report.iterations += sweeps;
-            resolve_impacts(assembled, lambda, pgs, options, report)
+            resolve_impacts(assembled, rows, lambda, pgs, options, report)
         }
         SolverKind::Lemke => {
             let count = assembled.problem.contact_count();
@@ -710,7 +703,7 @@ pub(crate) fn solve(
             }
             .map_err(SolveError::Solver)?;
             *lambda = solution;
-            let (report, _) = resolve_impacts(assembled, lambda, pgs, options, report)?;
+            let (report, _) = resolve_impacts(assembled, rows, lambda, pgs, options, report)?;
             Ok((report, false))
         }
     }

@@ -459,7 +459,7 @@ impl PgsEngine {
                 };
                 (report, false)
             } else {
-                solve(assembled, lambda, pgs, sharing, options).map_err(solver_failure)?
+                solve(assembled, rows, lambda, pgs, sharing, options).map_err(solver_failure)?
             };
             Ok(solved)
         })?;
