@@ -138,8 +138,7 @@ pub struct Pgs {
     tangent_step: Vec<f64>,
     /// Each contact's couplings within its diagonal block A_cc that the sweep's within-contact
     /// updates read, `[A₁ₙ, A₂ₙ, A₂₁]` (rows t₁, t₂ against the rows updated before them): three
-    /// numbers where the whole block is nine, at a thousand boxes one line less written per
-    /// contact and step.
+    /// numbers where the whole block is nine: 48 bytes less written per contact and step.
     couplings: Vec<[f64; 3]>,
     /// The operator's velocity state (`DelassusRows::velocity_len`; body velocity changes of a
     /// factored operator), kept consistent with λ through the sweep.

@@ -79,8 +79,8 @@ pub(crate) struct Strike {
 /// the problem was assembled from, read for their targets (`target`, `settled_target`: a struck
 /// contact's settled normal target is its speculative bound `−g / h`) and [`Strike`]s; `lambda`
 /// holds the solution of the step's rigid problem on entry and the step's impulses on return,
-/// `first` the report of that solve. Returns the report and whether `lambda` is still that solution (no contact was
-/// struck).
+/// `first` the report of that solve. Returns the report and whether `lambda` is still that
+/// solution (no contact was struck).
 pub(crate) fn resolve_impacts(
     assembled: &Assembled,
     rows: &[ContactRow],
