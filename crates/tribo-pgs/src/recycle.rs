@@ -59,15 +59,25 @@ struct KeptPair {
     points: Range<usize>,
 }
 
-/// The kept points of the last step's candidate pairs and those being kept in this step.
+/// The kept points of the candidate pairs, kept in place from step to step: a pair asked for and
+/// reused is only stamped with the step, so a pile at rest reads its kept points and writes
+/// nothing else (at a thousand boxes a copy of every pair's points each step was some 8 lines
+/// written per box and step, BENCHMARKS.md, "the contact sides written once").
 #[derive(Debug, Default)]
 pub(crate) struct KeptContacts {
-    /// Last step's pairs, sorted by key.
+    /// The pairs kept, sorted by key.
     pairs: Vec<KeptPair>,
+    /// The step each of `pairs` was last asked for in (reused or queried and kept): pairs not
+    /// asked for in a step are forgotten at its end.
+    asked: Vec<u64>,
+    /// Points of the pairs, and points no pair refers to any more (`unused` of them).
     points: Vec<KeptPoint>,
-    /// This step's pairs (in candidate order until [`Self::finish_step`] sorts them).
-    next_pairs: Vec<KeptPair>,
-    next_points: Vec<KeptPoint>,
+    unused: usize,
+    /// Pairs first kept in this step (keys not in `pairs`), in candidate order.
+    added: Vec<KeptPair>,
+    /// Pairs of `pairs` asked for in this step.
+    asked_count: usize,
+    step: u64,
 }
 
 /// The radius about a shape's origin that contains the shape: `|c| + r` of its local bounding
@@ -100,14 +110,9 @@ impl KeptContacts {
         if !within {
             return None;
         }
-        let start = self.next_points.len();
-        self.next_points.extend_from_slice(&self.points[pair.points.clone()]);
-        self.next_pairs.push(KeptPair {
-            key,
-            reference: pair.reference,
-            points: start..self.next_points.len(),
-        });
-        Some(&self.next_points[start..])
+        let points = pair.points.clone();
+        self.mark_asked(index);
+        self.points.get(points)
     }
 
     /// Keeps the points of a full query of `key` at the relative pose `pos12`, unless a manifold
@@ -116,29 +121,78 @@ impl KeptContacts {
         if distance <= 0.0 || manifolds.iter().any(|m| m.subshape_poses.is_some()) {
             return;
         }
-        let start = self.next_points.len();
+        let start = self.points.len();
         for manifold in manifolds {
-            self.next_points.extend(manifold.points.iter().map(|point| KeptPoint {
+            self.points.extend(manifold.points.iter().map(|point| KeptPoint {
                 normal1: manifold.local_n1,
                 point1: point.local_p1,
                 point2: point.local_p2,
             }));
         }
-        self.next_pairs.push(KeptPair {
+        let pair = KeptPair {
             key,
             reference: *pos12,
-            points: start..self.next_points.len(),
-        });
+            points: start..self.points.len(),
+        };
+        match self.pairs.binary_search_by(|p| p.key.cmp(&key)) {
+            Ok(index) => {
+                self.unused += self.pairs[index].points.len();
+                self.pairs[index] = pair;
+                self.mark_asked(index);
+            }
+            Err(_) => self.added.push(pair),
+        }
     }
 
-    /// Ends a step: the pairs kept in it become the ones to reuse in the next (pairs that were no
-    /// longer candidates are forgotten).
+    /// Stamps pair `index` as asked for in this step.
+    fn mark_asked(&mut self, index: usize) {
+        if let Some(asked) = self.asked.get_mut(index) {
+            if *asked != self.step {
+                *asked = self.step;
+                self.asked_count += 1;
+            }
+        }
+    }
+
+    /// Ends a step: the pairs asked for in it (reused, or queried and kept) are the ones to reuse
+    /// in the next; pairs that were no longer candidates are forgotten. At rest nothing moves.
     pub fn finish_step(&mut self) {
-        self.next_pairs.sort_unstable_by_key(|p| p.key);
-        std::mem::swap(&mut self.pairs, &mut self.next_pairs);
-        std::mem::swap(&mut self.points, &mut self.next_points);
-        self.next_pairs.clear();
-        self.next_points.clear();
+        let step = self.step;
+        if self.asked_count < self.pairs.len() {
+            let mut k = 0;
+            let asked = &self.asked;
+            let mut unused = 0;
+            self.pairs.retain(|pair| {
+                let keep = asked[k] == step;
+                k += 1;
+                if !keep {
+                    unused += pair.points.len();
+                }
+                keep
+            });
+            self.unused += unused;
+            self.asked.clear();
+            self.asked.resize(self.pairs.len(), step);
+        }
+        if !self.added.is_empty() {
+            self.pairs.append(&mut self.added);
+            self.pairs.sort_unstable_by_key(|p| p.key);
+            self.asked.clear();
+            self.asked.resize(self.pairs.len(), step);
+        }
+        // Points no pair refers to are dropped once they are as many as the ones in use.
+        if self.unused > self.points.len() / 2 {
+            let mut points = Vec::with_capacity(self.points.len() - self.unused);
+            for pair in &mut self.pairs {
+                let start = points.len();
+                points.extend_from_slice(self.points.get(pair.points.clone()).unwrap_or(&[]));
+                pair.points = start..points.len();
+            }
+            self.points = points;
+            self.unused = 0;
+        }
+        self.step += 1;
+        self.asked_count = 0;
     }
 }
 
@@ -211,6 +265,57 @@ mod tests {
         // A pair not asked for in a step is forgotten.
         kept.finish_step();
         assert!(kept.reuse(key, &reference, reach2, 1e-5).is_none());
+    }
+
+    #[test]
+    fn pairs_kept_in_place_are_found_again_after_new_pairs_requeries_and_compaction() {
+        let manifold = |z: f64, count: usize| {
+            let mut manifold = ContactManifold::<(), ()>::new();
+            manifold.local_n1 = Vector::new(0.0, 0.0, 1.0);
+            for k in 0..count {
+                manifold.points.push(parry3d_f64::query::TrackedContact::new(
+                    Vector::new(k as f64, 0.0, z),
+                    Vector::new(k as f64, 0.0, -z),
+                    parry3d_f64::shape::PackedFeatureId::UNKNOWN,
+                    parry3d_f64::shape::PackedFeatureId::UNKNOWN,
+                    0.0,
+                ));
+            }
+            manifold
+        };
+        let pose = Pose::IDENTITY;
+        let (first, second, third) = ((5, 0, 6, 0), (1, 0, 2, 0), (3, 0, 4, 0));
+        let mut kept = KeptContacts::default();
+        kept.keep(first, &pose, &[manifold(0.1, 2)], 1e-5);
+        kept.finish_step();
+        // Two new keys sort in before the kept one; the kept one is reused.
+        assert_eq!(kept.reuse(first, &pose, 1.0, 1e-5).map(<[_]>::len), Some(2));
+        kept.keep(second, &pose, &[manifold(0.2, 3)], 1e-5);
+        kept.keep(third, &pose, &[manifold(0.3, 1)], 1e-5);
+        kept.finish_step();
+        // Re-queried every step with new points: the old ones are dropped once they outnumber
+        // the ones in use, and every pair still reads its own.
+        for round in 0..10 {
+            let z = 1.0 + round as f64;
+            assert!(kept.reuse(second, &pose, 1.0, 1e-5).is_some());
+            assert!(kept.reuse(third, &pose, 1.0, 1e-5).is_some());
+            kept.keep(first, &pose, &[manifold(z, 2)], 1e-5);
+            kept.finish_step();
+            assert!(kept.points.len() <= 2 * (2 + 3 + 1) + 2, "round {round}: {}", kept.points.len());
+            let first_points = kept.reuse(first, &pose, 1.0, 1e-5).expect("kept").to_vec();
+            assert_eq!(first_points.len(), 2);
+            assert_eq!(first_points[1].point1, Vector::new(1.0, 0.0, z));
+            let second_points = kept.reuse(second, &pose, 1.0, 1e-5).expect("kept").to_vec();
+            assert_eq!(second_points[2].point1, Vector::new(2.0, 0.0, 0.2));
+            assert_eq!(kept.reuse(third, &pose, 1.0, 1e-5).map(<[_]>::len), Some(1));
+            kept.finish_step();
+        }
+        // Only the pair asked for stays.
+        assert!(kept.reuse(third, &pose, 1.0, 1e-5).is_some());
+        kept.finish_step();
+        assert_eq!(kept.pairs.len(), 1);
+        assert!(kept.reuse(first, &pose, 1.0, 1e-5).is_none());
+        assert!(kept.reuse(third, &pose, 1.0, 1e-5).is_some());
     }
 
     #[test]
