@@ -88,8 +88,6 @@ impl<'a> StepInputs<'a> {
 pub struct VelocityStep {
     /// dt (s).
     pub dt: f64,
-    /// M(q), armature included.
-    pub mass_matrix: DMatrix<f64>,
     /// `C(q, v) + g(q) − Jᵀ f_ext`.
     pub bias: DVector<f64>,
     /// M̃ = M + dt (D + K_d) + dt² K_p, factorised (saturated dofs carry no gains).
@@ -109,6 +107,9 @@ pub struct VelocityStep {
 /// [`VelocityStep`]s then hold only what the step hands on).
 #[derive(Clone, Debug, Default)]
 pub struct StepWork {
+    /// M(q), armature included (crba.rs): factorised into the step's M̃, not kept with it (a
+    /// scene of many bodies writes one matrix fewer per body and step).
+    mass: DMatrix<f64>,
     tau: DVector<f64>,
     momentum: DVector<f64>,
     rhs: DVector<f64>,
@@ -147,7 +148,6 @@ pub fn prepare_velocity_step(kin: &Kinematics, dt: f64, inputs: &StepInputs) -> 
     let tree = kin.tree();
     let mut step = VelocityStep {
         dt,
-        mass_matrix: DMatrix::zeros(0, 0),
         bias: DVector::zeros(0),
         system: TreeFactorisation::empty(tree),
         v_free: DVector::zeros(0),
@@ -193,7 +193,6 @@ pub fn prepare_velocity_step_with(
     let nv = tree.nv();
     let VelocityStep {
         dt: step_dt,
-        mass_matrix: mass,
         bias,
         system: factorisation,
         v_free,
@@ -203,6 +202,7 @@ pub fn prepare_velocity_step_with(
     } = step;
     *step_dt = dt;
     let StepWork {
+        mass,
         tau,
         momentum,
         rhs,

@@ -301,7 +301,11 @@ mod tests {
             assert!(kept.reuse(third, &pose, 1.0, 1e-5).is_some());
             kept.keep(first, &pose, &[manifold(z, 2)], 1e-5);
             kept.finish_step();
-            assert!(kept.points.len() <= 2 * (2 + 3 + 1) + 2, "round {round}: {}", kept.points.len());
+            assert!(
+                kept.points.len() <= 2 * (2 + 3 + 1) + 2,
+                "round {round}: {}",
+                kept.points.len()
+            );
             let first_points = kept.reuse(first, &pose, 1.0, 1e-5).expect("kept").to_vec();
             assert_eq!(first_points.len(), 2);
             assert_eq!(first_points[1].point1, Vector::new(1.0, 0.0, z));
