@@ -62,7 +62,7 @@ struct KeptPair {
 /// The kept points of the candidate pairs, kept in place from step to step: a pair asked for and
 /// reused is only stamped with the step, so a pile at rest reads its kept points and writes
 /// nothing else (at a thousand boxes a copy of every pair's points each step was some 8 lines
-/// written per box and step, BENCHMARKS.md, "the contact sides written once").
+/// written per box and step, BENCHMARKS.md, "kept points in place").
 #[derive(Debug, Default)]
 pub(crate) struct KeptContacts {
     /// The pairs kept, sorted by key.
