@@ -73,6 +73,8 @@ pub(crate) struct KeptContacts {
     /// Points of the pairs, and points no pair refers to any more (`unused` of them).
     points: Vec<KeptPoint>,
     unused: usize,
+    /// The storage the points are compacted into, kept between compactions.
+    compacted: Vec<KeptPoint>,
     /// Pairs first kept in this step (keys not in `pairs`), in candidate order.
     added: Vec<KeptPair>,
     /// Pairs of `pairs` asked for in this step.
@@ -182,13 +184,14 @@ impl KeptContacts {
         }
         // Points no pair refers to are dropped once they are as many as the ones in use.
         if self.unused > self.points.len() / 2 {
-            let mut points = Vec::with_capacity(self.points.len() - self.unused);
+            let points = &mut self.compacted;
+            points.clear();
             for pair in &mut self.pairs {
                 let start = points.len();
                 points.extend_from_slice(self.points.get(pair.points.clone()).unwrap_or(&[]));
                 pair.points = start..points.len();
             }
-            self.points = points;
+            std::mem::swap(&mut self.points, points);
             self.unused = 0;
         }
         self.step += 1;
