@@ -34,13 +34,22 @@ use tribo_cslc::{Lattice, PatchResult};
 use tribo_engine::CompliantPoint;
 use tribo_engine::LinkRef;
 
-use crate::per_sphere::{common_length, distinct_links};
+use crate::per_sphere::{common_length, distinct_links_into};
 
 use crate::explicit_rotation::{one_point_suffices, TurnBounds};
 use crate::restitution::{equivalent_stiffness, explicitly_stable, normal_split};
 
 /// Per touched link: the residual torque on the pad link (the touched link gets the opposite).
 pub type ResidualTorques = Vec<(LinkRef, Vector3<f64>)>;
+
+/// The storage of [`couple`]'s lists, kept from step to step (a step's lists are rebuilt in it).
+#[derive(Default)]
+pub struct CouplingScratch {
+    links: Vec<LinkRef>,
+    slots: Vec<Option<usize>>,
+    regions: Vec<Region>,
+    torques: ResidualTorques,
+}
 
 /// Per-pad numbers the coupling needs.
 pub struct PadCoupling<'a> {
@@ -209,22 +218,33 @@ fn anticipated(pad: &PadCoupling, link: LinkRef, near: &Near) -> Option<Complian
     })
 }
 
-/// The compliant points of `patch`, appended to `points`, and its residual torques;
-/// `target_links[t]` is the link of target `t`. The patch's per-sphere lists have the lattice's
-/// length (`tribo-cslc` `PatchResult`); spheres past the shortest list are left out.
-pub fn couple(
+/// The compliant points of `patch`, appended to `points`, and its residual torques (in
+/// `scratch`, whose lists the step reuses); `target_links[t]` is the link of target `t`. The
+/// patch's per-sphere lists have the lattice's length (`tribo-cslc` `PatchResult`); spheres past
+/// the shortest list are left out.
+pub fn couple<'s>(
     pad: &PadCoupling,
     patch: &PatchResult,
     target_links: &[LinkRef],
     points: &mut Vec<CompliantPoint>,
-) -> ResidualTorques {
-    let links = distinct_links(target_links);
+    scratch: &'s mut CouplingScratch,
+) -> &'s ResidualTorques {
+    let CouplingScratch {
+        links,
+        slots,
+        regions,
+        torques: residual_torques,
+    } = scratch;
+    distinct_links_into(target_links, links);
+    let links = &*links;
     // Each target's slot in `links`, found once rather than per sphere.
-    let slots: Vec<Option<usize>> = target_links.iter().map(|l| links.binary_search(l).ok()).collect();
+    slots.clear();
+    slots.extend(target_links.iter().map(|l| links.binary_search(l).ok()));
     let slot_of = |t: usize| slots.get(t).copied().flatten();
     const CELLS: usize = BINS * BINS;
     // Region `cell` of link slot `s` at `s × CELLS + cell`.
-    let mut regions: Vec<Region> = (0..links.len() * CELLS).map(|_| Region::default()).collect();
+    regions.clear();
+    regions.resize_with(links.len() * CELLS, Region::default);
     let spheres = pad.lattice.spheres();
     let n = common_length(&[
         spheres.len(),
@@ -305,7 +325,7 @@ pub fn couple(
         let bound = 2.0 * springs[i].diagonal + (pad.tangential_ratio - 1.0) * anchor;
         region.turn.add(bound, &(q - pad.origin));
     }
-    let mut residual_torques = Vec::new();
+    residual_torques.clear();
     for (link, quadrants) in links.iter().zip(regions.chunks_exact(CELLS)) {
         let mut residual = Vector3::zeros();
         // The patch on this link: the mode the restitution damps (`restitution.rs`).

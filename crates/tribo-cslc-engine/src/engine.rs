@@ -5,19 +5,20 @@ use std::cell::OnceCell;
 use std::sync::Arc;
 
 use nalgebra::{Point3, Vector3};
+use tribo_cslc::kept::KeptList;
 use tribo_cslc::{StepInput, Target, Twist};
 use tribo_engine::{
     BuildError, Commands, ContactHost, ContactRecord, Engine, EngineOptions, HostFactory, HostWrench, HostedContacts,
     LinkRef, LinkState, Scene, SceneState, StepError, StepReport,
 };
 
-use crate::coupling::{couple, PadCoupling};
+use crate::coupling::{couple, CouplingScratch, PadCoupling};
 use crate::explicit_rotation::TurnBounds;
-use crate::inertia::Inertias;
+use crate::inertia::{InertiaStorage, Inertias};
 use crate::pads::{build_pads, Pad, PadError};
 use crate::records::patch_record;
 use crate::restitution::damping_ratio;
-use crate::targets::within_reach;
+use crate::targets::{within_reach, LinkTarget};
 
 /// Shapes farther than this from a pad's bounding ball are not targets this step, m.
 const REACH_MARGIN: f64 = 0.01;
@@ -41,6 +42,20 @@ pub(crate) struct CslcEngine {
     hosted: HostedContacts,
     /// Whether steps time their stages (`Engine::set_stage_timing`; the host's too).
     time_stages: bool,
+    /// Per pad, the storage of its step's lists; and the bodies' inertia cells. Kept from step
+    /// to step so that a step allocates none of them anew.
+    scratch: Vec<PadScratch>,
+    inertia_storage: InertiaStorage,
+}
+
+/// The storage of one pad's per-step lists: the targets within its reach, the same as
+/// `tribo-cslc` targets, their links and the coupling's lists.
+#[derive(Default)]
+struct PadScratch {
+    reach: Vec<LinkTarget>,
+    targets: KeptList<&'static dyn Target>,
+    target_links: Vec<LinkRef>,
+    coupling: CouplingScratch,
 }
 
 /// A pad's step: the lattice result, its coupling to the host and the touched links.
@@ -85,6 +100,8 @@ impl CslcEngine {
             contacts: OnceCell::new(),
             hosted: HostedContacts::default(),
             time_stages: false,
+            scratch: Vec::new(),
+            inertia_storage: InertiaStorage::default(),
         })
     }
 
@@ -111,9 +128,12 @@ impl Engine for CslcEngine {
         let started = self.time_stages.then(std::time::Instant::now);
         // The last step's patches, read or not, become the storage of the pads' next patches.
         let mut steps = std::mem::take(&mut self.last_steps);
-        for (pad, step) in self.pads.iter_mut().zip(steps.drain(..)) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.resize_with(self.pads.len(), PadScratch::default);
+        for ((pad, step), kept) in self.pads.iter_mut().zip(steps.drain(..)).zip(scratch.iter_mut()) {
             if let Some(step) = step {
                 pad.solver.recycle(step.patch);
+                kept.target_links = step.target_links;
             }
         }
         self.contacts = OnceCell::new();
@@ -127,8 +147,12 @@ impl Engine for CslcEngine {
         let mut warnings = Vec::new();
         let friction_of = |scene: &Scene, a: LinkRef, b: LinkRef| scene.contact_params(a, b).static_friction;
         // The bodies as rigid bodies at the start of the step, shared by every pad's points.
-        let inertias = Inertias::new(&self.scene, self.host.state());
-        for p in 0..self.pads.len() {
+        let inertias = Inertias::new_in(
+            &self.scene,
+            self.host.state(),
+            std::mem::take(&mut self.inertia_storage),
+        );
+        for (p, kept) in scratch.iter_mut().enumerate().take(self.pads.len()) {
             let (link, pose_in_link) = (self.pads[p].link, self.pads[p].pose_in_link);
             let Some(link_state) = self.link_state(link) else {
                 steps.push(None);
@@ -144,7 +168,8 @@ impl Engine for CslcEngine {
             let pad = &self.pads[p];
             let states = |l: LinkRef| self.link_state(l);
             let center = pad_pose * pad.bounds.0;
-            let reach = within_reach(&pad.candidates, &states, &center, pad.bounds.1, REACH_MARGIN);
+            let reach = &mut kept.reach;
+            within_reach(&pad.candidates, &states, &center, pad.bounds.1, REACH_MARGIN, reach);
             if reach.is_empty() {
                 self.pads[p].solver.reset();
                 steps.push(None);
@@ -155,8 +180,11 @@ impl Engine for CslcEngine {
             // decides (stated in docs).
             let friction = friction_of(&self.scene, link, reach[0].link);
             let dynamic_friction = self.scene.contact_params(link, reach[0].link).dynamic_friction;
-            let targets: Vec<&dyn Target> = reach.iter().map(|t| t.target.as_ref()).collect();
-            let target_links: Vec<LinkRef> = reach.iter().map(|t| t.link).collect();
+            let mut targets: Vec<&dyn Target> = kept.targets.take();
+            targets.extend(reach.iter().map(|t| t.target.as_target()));
+            let mut target_links = std::mem::take(&mut kept.target_links);
+            target_links.clear();
+            target_links.extend(reach.iter().map(|t| t.link));
             let input = StepInput {
                 pad_pose,
                 pad_twist,
@@ -196,19 +224,23 @@ impl Engine for CslcEngine {
                 &patch,
                 &target_links,
                 points,
+                &mut kept.coupling,
             );
-            for (other, torque) in residual_torques {
+            for &(other, torque) in residual_torques {
                 if torque != Vector3::zeros() {
                     wrenches.push(pure_torque(link, torque));
                     wrenches.push(pure_torque(other, -torque));
                 }
             }
+            kept.targets.keep(targets);
             steps.push(Some(PadStep {
                 patch,
                 target_links,
                 points: first..points.len(),
             }));
         }
+        self.inertia_storage = inertias.into_storage();
+        self.scratch = scratch;
         let lattice_time = started.map(|t| t.elapsed());
         let stepped = self.host.step_with(dt, commands, &hosted);
         // The buffers go back to the engine whether or not the host stepped.

@@ -91,13 +91,22 @@ pub struct Inertias<'a> {
     bodies: Vec<OnceCell<Composite>>,
 }
 
+/// The storage of an [`Inertias`]' per-body cells, kept from one state to the next.
+#[derive(Default)]
+pub struct InertiaStorage(Vec<OnceCell<Composite>>);
+
 impl<'a> Inertias<'a> {
-    pub fn new(scene: &'a Scene, state: &'a SceneState) -> Inertias<'a> {
-        Inertias {
-            scene,
-            state,
-            bodies: (0..scene.bodies.len()).map(|_| OnceCell::new()).collect(),
-        }
+    /// The bodies of `scene` at `state`, their cells in `storage` (every cell emptied first).
+    pub fn new_in(scene: &'a Scene, state: &'a SceneState, storage: InertiaStorage) -> Inertias<'a> {
+        let mut bodies = storage.0;
+        bodies.clear();
+        bodies.resize_with(scene.bodies.len(), OnceCell::new);
+        Inertias { scene, state, bodies }
+    }
+
+    /// The storage, for the next state's [`Inertias::new_in`].
+    pub fn into_storage(self) -> InertiaStorage {
+        InertiaStorage(self.bodies)
     }
 
     fn composite(&self, body: usize) -> Composite {
@@ -129,7 +138,7 @@ mod tests {
     use nalgebra::{Isometry3, Vector3};
     use tribo_engine::{BodyState, LinkState, SceneState};
 
-    use super::Inertias;
+    use super::{InertiaStorage, Inertias};
 
     /// A 1 kg cube of side 0.2 m (I = m s² / 6 = 1/150 kg m² about any axis through its centre)
     /// pushed along z at a bottom edge, r = (0.1, 0, −0.1): `r × n = (0, −0.1, 0)`, so
@@ -151,7 +160,7 @@ mod tests {
         let (ground, cube) = (0, 1);
         let center = Vector3::new(0.3, -0.2, 0.5);
         state.bodies[cube].links[0].pose = Isometry3::new(center, Vector3::new(0.0, 0.0, std::f64::consts::FRAC_PI_6));
-        let inertias = Inertias::new(&scene, &state);
+        let inertias = Inertias::new_in(&scene, &state, InertiaStorage::default());
         let n = Vector3::z();
         let edge = center + Vector3::new(0.1, 0.0, -0.1);
         let tolerance = 1e-12;

@@ -12,7 +12,30 @@ use tribo_model::{Geometry, Shape};
 /// A shape of a link, posed, with the link it belongs to.
 pub struct LinkTarget {
     pub link: LinkRef,
-    pub target: Box<dyn Target>,
+    pub target: PosedShape,
+}
+
+/// A posed primitive as a target, by value: a step's targets are made anew each step and live
+/// in a list the pad keeps, so that a step allocates none of them.
+pub enum PosedShape {
+    Cuboid(Posed<Cuboid>),
+    Sphere(Posed<Sphere>),
+    Cylinder(Posed<Cylinder>),
+    Capsule(Posed<Capsule>),
+    Cone(Posed<Cone>),
+}
+
+impl PosedShape {
+    /// The shape as a `tribo-cslc` target.
+    pub fn as_target(&self) -> &dyn Target {
+        match self {
+            PosedShape::Cuboid(t) => t,
+            PosedShape::Sphere(t) => t,
+            PosedShape::Cylinder(t) => t,
+            PosedShape::Capsule(t) => t,
+            PosedShape::Cone(t) => t,
+        }
+    }
 }
 
 /// Radius of a ball about the shape origin that contains the shape, m.
@@ -28,7 +51,7 @@ pub fn bounding_radius(geometry: &Geometry) -> f64 {
 
 /// The shape as a target at the link's state (its twist taken at the shape origin); `None` for a
 /// mesh, which is not a pad target.
-pub fn posed(shape: &Shape, link: &LinkState) -> Option<Box<dyn Target>> {
+pub fn posed(shape: &Shape, link: &LinkState) -> Option<PosedShape> {
     let pose: Isometry3<f64> = link.pose * shape.pose;
     let origin = Point3::from(pose.translation.vector);
     let link_origin = Point3::from(link.pose.translation.vector);
@@ -37,7 +60,7 @@ pub fn posed(shape: &Shape, link: &LinkState) -> Option<Box<dyn Target>> {
         angular: link.angular_velocity,
     };
     Some(match shape.geometry {
-        Geometry::Box { size } => Box::new(
+        Geometry::Box { size } => PosedShape::Cuboid(
             Posed::new(
                 Cuboid {
                     half_extents: size * 0.5,
@@ -46,25 +69,29 @@ pub fn posed(shape: &Shape, link: &LinkState) -> Option<Box<dyn Target>> {
             )
             .moving(twist),
         ),
-        Geometry::Sphere { radius } => Box::new(Posed::new(Sphere { radius }, pose).moving(twist)),
-        Geometry::Cylinder { radius, height } => Box::new(Posed::new(Cylinder { radius, height }, pose).moving(twist)),
-        Geometry::Capsule { radius, height } => {
-            Box::new(Posed::new(Capsule { radius, length: height }, pose).moving(twist))
+        Geometry::Sphere { radius } => PosedShape::Sphere(Posed::new(Sphere { radius }, pose).moving(twist)),
+        Geometry::Cylinder { radius, height } => {
+            PosedShape::Cylinder(Posed::new(Cylinder { radius, height }, pose).moving(twist))
         }
-        Geometry::Cone { radius, height } => Box::new(Posed::new(Cone { radius, height }, pose).moving(twist)),
+        Geometry::Capsule { radius, height } => {
+            PosedShape::Capsule(Posed::new(Capsule { radius, length: height }, pose).moving(twist))
+        }
+        Geometry::Cone { radius, height } => PosedShape::Cone(Posed::new(Cone { radius, height }, pose).moving(twist)),
         Geometry::Mesh(_) => return None,
     })
 }
 
-/// The shapes within reach of a pad whose lattice fits in the ball (`center`, `radius`).
+/// The shapes within reach of a pad whose lattice fits in the ball (`center`, `radius`), into
+/// `out` (cleared first, its storage reused).
 pub fn within_reach(
     candidates: &[(LinkRef, Shape)],
     states: &dyn Fn(LinkRef) -> Option<LinkState>,
     center: &Point3<f64>,
     radius: f64,
     margin: f64,
-) -> Vec<LinkTarget> {
-    let mut out = Vec::new();
+    out: &mut Vec<LinkTarget>,
+) {
+    out.clear();
     for (link, shape) in candidates {
         let link = *link;
         let Some(state) = states(link) else { continue };
@@ -77,9 +104,8 @@ pub fn within_reach(
         // `distance(center) − radius` (this prunes large shapes, e.g. a floor slab, that the
         // bounding-ball test keeps).
         let Some(target) = posed(shape, &state) else { continue };
-        if target.distance(center) - radius <= margin {
+        if target.as_target().distance(center) - radius <= margin {
             out.push(LinkTarget { link, target });
         }
     }
-    out
 }

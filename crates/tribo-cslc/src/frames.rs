@@ -300,20 +300,21 @@ fn half_space_distance_and_normal(origin: &Point3<f64>, axis: &Vector3<f64>, q: 
 /// The frames of `targets` for a pad at `pad_pose`.
 #[cfg(test)]
 pub(crate) fn target_frames<'a>(targets: &[&'a dyn Target], pad_pose: &Isometry3<f64>) -> Vec<TargetFrame<'a>> {
-    target_frames_within(targets, pad_pose, None)
+    let mut frames = Vec::with_capacity(targets.len());
+    target_frames_into(targets, pad_pose, None, &mut frames);
+    frames
 }
 
 /// The frames of `targets` for a pad at `pad_pose` whose queries all lie in `region`, if known
-/// ([`TargetFrame::within`]).
-pub(crate) fn target_frames_within<'a>(
+/// ([`TargetFrame::within`]), into `frames` (cleared first, its storage reused).
+pub(crate) fn target_frames_into<'a>(
     targets: &[&'a dyn Target],
     pad_pose: &Isometry3<f64>,
     region: Option<&QueryBox>,
-) -> Vec<TargetFrame<'a>> {
-    targets
-        .iter()
-        .map(|t| TargetFrame::build(*t, pad_pose, region))
-        .collect()
+    frames: &mut Vec<TargetFrame<'a>>,
+) {
+    frames.clear();
+    frames.extend(targets.iter().map(|t| TargetFrame::build(*t, pad_pose, region)));
 }
 
 #[cfg(test)]

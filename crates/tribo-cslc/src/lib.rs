@@ -53,6 +53,7 @@ pub mod bessel;
 pub mod decay;
 mod frames;
 mod geometry;
+pub mod kept;
 mod local;
 mod params;
 mod reach;

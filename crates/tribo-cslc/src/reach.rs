@@ -89,25 +89,31 @@ impl Clusters {
     /// Per cluster, the targets (bit `t` for target `t < 64`) its spheres must query this step,
     /// with the spheres displaced by at most `spread` from rest; `reach_radii` is the reach beyond
     /// a sphere's radius, in radii.
+    #[cfg(test)]
     pub fn candidates(&self, frames: &[TargetFrame], spread: f64, reach_radii: f64) -> Vec<u64> {
-        self.clusters
-            .iter()
-            .map(|c| {
-                let radius = c.rest_radius + spread;
-                let reach = (1.0 + reach_radii) * c.sphere_radius;
-                let mut mask = ALL_TARGETS;
-                for (t, frame) in frames.iter().enumerate().take(64) {
-                    let Some((distance, scale)) = frame.exact_distance(&c.center) else {
-                        continue;
-                    };
-                    let margin = MARGIN * (1.0 + scale + c.center.coords.norm() + distance.abs() + radius);
-                    if distance - radius - margin > reach {
-                        mask &= !(1u64 << t);
-                    }
+        let mut masks = Vec::with_capacity(self.clusters.len());
+        self.candidates_into(frames, spread, reach_radii, &mut masks);
+        masks
+    }
+
+    /// [`candidates`](Self::candidates) into `masks` (cleared first), reusing its storage.
+    pub fn candidates_into(&self, frames: &[TargetFrame], spread: f64, reach_radii: f64, masks: &mut Vec<u64>) {
+        masks.clear();
+        masks.extend(self.clusters.iter().map(|c| {
+            let radius = c.rest_radius + spread;
+            let reach = (1.0 + reach_radii) * c.sphere_radius;
+            let mut mask = ALL_TARGETS;
+            for (t, frame) in frames.iter().enumerate().take(64) {
+                let Some((distance, scale)) = frame.exact_distance(&c.center) else {
+                    continue;
+                };
+                let margin = MARGIN * (1.0 + scale + c.center.coords.norm() + distance.abs() + radius);
+                if distance - radius - margin > reach {
+                    mask &= !(1u64 << t);
                 }
-                mask
-            })
-            .collect()
+            }
+            mask
+        }));
     }
 
     /// The targets sphere `i` must query, from [`candidates`](Self::candidates).

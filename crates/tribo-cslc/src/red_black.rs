@@ -105,7 +105,7 @@ impl CslcPad {
         // Each visit's squared residual, in visit order: their roots are taken and summed after
         // the sweep, in the same order (bit for bit the sum of the visits' `|r|`), so that no visit
         // waits on a square root.
-        let mut squares: Vec<f64> = Vec::with_capacity(self.lattice().len());
+        let mut squares = self.take_squares();
         let mut previous: Option<f64> = None;
         let mut first_residual: Option<f64> = None;
         while iterations < max_iterations {
@@ -159,6 +159,7 @@ impl CslcPad {
             iterations += 1;
         }
         *self.colors_mut() = colours;
+        self.keep_squares(squares);
         field.truncate(spheres);
         self.commit_field(field);
         SweepEnd {

@@ -9,8 +9,9 @@
 use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 
-use crate::frames::{target_frames_within, QueryBox, TargetFrame};
+use crate::frames::{target_frames_into, QueryBox, TargetFrame};
 use crate::geometry::{CslcError, Lattice};
+use crate::kept::KeptList;
 use crate::local::{local_compliance, local_step, local_stiffness, mul3, Contact, LocalProblem, StickTerms};
 use crate::params::{Acceleration, CslcParams};
 use crate::reach::{Clusters, ALL_TARGETS};
@@ -61,7 +62,7 @@ struct AnchorCarry<'a> {
     pose: &'a Isometry3<f64>,
     origin: &'a Point3<f64>,
     /// Each target's rigid motion ([`Target::rigid_motion`]), taken once per step.
-    motions: Vec<Option<(Twist, Point3<f64>)>>,
+    motions: &'a [Option<(Twist, Point3<f64>)>],
 }
 
 impl AnchorCarry<'_> {
@@ -273,6 +274,12 @@ pub struct CslcPad {
     contact_visits: Vec<(u64, Vector3<f64>)>,
     /// Sweeps the pad has made, for the stamps of `contact_visits`.
     sweeps_made: u64,
+    /// Storage kept between steps for a step's lists: its targets' frames, their rigid
+    /// motions, the clusters' target masks and the sweeps' squared residuals.
+    frames: KeptList<TargetFrame<'static>>,
+    motions: Vec<Option<(Twist, Point3<f64>)>>,
+    candidates: Vec<u64>,
+    squares: Vec<f64>,
 }
 
 impl CslcPad {
@@ -340,6 +347,10 @@ impl CslcPad {
             deepest: Vec::new(),
             contact_visits: Vec::new(),
             sweeps_made: 0,
+            frames: KeptList::default(),
+            motions: Vec::new(),
+            candidates: Vec::new(),
+            squares: Vec::new(),
         })
     }
 
@@ -750,6 +761,18 @@ impl CslcPad {
         }
     }
 
+    /// The storage of a step's squared visit residuals (`red_black.rs`), emptied.
+    pub(crate) fn take_squares(&mut self) -> Vec<f64> {
+        let mut squares = std::mem::take(&mut self.squares);
+        squares.clear();
+        squares
+    }
+
+    /// Keeps `squares`' storage for the next step ([`Self::take_squares`]).
+    pub(crate) fn keep_squares(&mut self, squares: Vec<f64>) {
+        self.squares = squares;
+    }
+
     pub(crate) fn colors_mut(&mut self) -> &mut Vec<Vec<usize>> {
         &mut self.colors
     }
@@ -830,8 +853,14 @@ impl CslcPad {
         // `allowance` of the rest box, where a floor's distance is its top face's.
         let allowance = 2.0 * spread + (2.0 + REACH_RADII) * self.largest_radius;
         let region = self.query_box(allowance);
-        let frames = target_frames_within(targets, &pose, region.as_ref());
-        let candidates = self.clusters.candidates(&frames, spread, REACH_RADII);
+        let mut frames = self.frames.take();
+        target_frames_into(targets, &pose, region.as_ref(), &mut frames);
+        let mut candidates = std::mem::take(&mut self.candidates);
+        self.clusters
+            .candidates_into(&frames, spread, REACH_RADII, &mut candidates);
+        let mut motions = std::mem::take(&mut self.motions);
+        motions.clear();
+        motions.extend(targets.iter().map(|t| t.rigid_motion()));
 
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
@@ -842,7 +871,7 @@ impl CslcPad {
             input,
             pose: &pose,
             origin: &origin,
-            motions: targets.iter().map(|t| t.rigid_motion()).collect(),
+            motions: &motions,
         };
         if n < PARALLEL_MIN_SPHERES {
             // On this thread: the deepest targets found target by target, then every sphere's
@@ -898,15 +927,16 @@ impl CslcPad {
             self.fill_stick_terms(&mut prepared);
             self.chebyshev_sweeps(input, &prepared, floor)
         };
-        let frames = if frames.iter().any(TargetFrame::is_face) && self.spread() > allowance {
+        if frames.iter().any(TargetFrame::is_face) && self.spread() > allowance {
             // The solved field left the region where the faces stand for their shapes: the
             // patch is assembled on the shapes themselves.
-            target_frames_within(targets, &pose, None)
-        } else {
-            frames
-        };
+            target_frames_into(targets, &pose, None, &mut frames);
+        }
         let patch = self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere);
         self.prepared = prepared;
+        self.frames.keep(frames);
+        self.candidates = candidates;
+        self.motions = motions;
         Ok(patch)
     }
 

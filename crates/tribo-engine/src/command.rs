@@ -3,12 +3,14 @@
 use nalgebra::{Isometry3, Vector3};
 
 /// Commands for every body of the scene (indexed like `Scene::bodies`).
+///
+/// `clone_from` reuses the target's storage, body by body (`BodyCommands`' own `clone_from`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Commands {
     pub bodies: Vec<BodyCommands>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct BodyCommands {
     /// Per link index: what drives that link's joint this step.
     pub joints: Vec<JointCommand>,
@@ -51,6 +53,33 @@ pub struct LinkWrench {
     pub force: Vector3<f64>,
     /// N·m, world frame, about the link origin.
     pub torque: Vector3<f64>,
+}
+
+impl Clone for BodyCommands {
+    fn clone(&self) -> Self {
+        BodyCommands {
+            joints: self.joints.clone(),
+            root_target: self.root_target,
+            link_wrenches: self.link_wrenches.clone(),
+        }
+    }
+
+    /// A copy into `self`'s lists, reusing their storage.
+    fn clone_from(&mut self, source: &Self) {
+        self.joints.clone_from(&source.joints);
+        self.root_target = source.root_target;
+        self.link_wrenches.clone_from(&source.link_wrenches);
+    }
+}
+
+impl BodyCommands {
+    /// No command for a body of `links` links, keeping the lists' storage.
+    pub fn make_idle(&mut self, links: usize) {
+        self.joints.clear();
+        self.joints.resize(links, JointCommand::None);
+        self.root_target = None;
+        self.link_wrenches.clear();
+    }
 }
 
 impl Commands {

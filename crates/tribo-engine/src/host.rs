@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use nalgebra::Vector3;
 
-use crate::{BuildError, Commands, Engine, EngineOptions, LinkRef, Scene, StepError, StepReport};
+use crate::{BodyCommands, BuildError, Commands, Engine, EngineOptions, LinkRef, Scene, StepError, StepReport};
 
 /// A compliant contact point for one hosted step.
 ///
@@ -125,10 +125,23 @@ impl HostedContacts {
     /// `commands` with the extension's wrenches added to their links' bodies. Bodies that
     /// `commands` does not list get idle commands first, so no wrench is lost.
     pub fn merged_commands(&self, commands: &Commands, scene: &Scene) -> Commands {
-        let mut merged = commands.clone();
-        if merged.bodies.len() < scene.bodies.len() {
-            let idle = Commands::idle(scene.bodies[merged.bodies.len()..].iter().map(|b| b.model.links.len()));
-            merged.bodies.extend(idle.bodies);
+        let mut merged = Commands::default();
+        self.merge_commands_into(commands, scene, &mut merged);
+        merged
+    }
+
+    /// [`HostedContacts::merged_commands`] into `merged`, reusing its storage.
+    pub fn merge_commands_into(&self, commands: &Commands, scene: &Scene, merged: &mut Commands) {
+        let listed = commands.bodies.len();
+        let total = listed.max(scene.bodies.len());
+        // Not `Vec::clone_from`, which would drop the idle bodies' storage past `listed`.
+        merged.bodies.truncate(total);
+        merged.bodies.resize_with(total, BodyCommands::default);
+        for (b, body) in merged.bodies.iter_mut().enumerate() {
+            match commands.bodies.get(b) {
+                Some(given) => body.clone_from(given),
+                None => body.make_idle(scene.bodies.get(b).map_or(0, |s| s.model.links.len())),
+            }
         }
         for w in &self.wrenches {
             if let Some(body) = merged.bodies.get_mut(w.link.body) {
@@ -139,7 +152,6 @@ impl HostedContacts {
                 });
             }
         }
-        merged
     }
 }
 

@@ -118,6 +118,8 @@ struct StepScratch {
     /// The kinematic roots this step moved, with their placements before it: a step that fails
     /// after moving them puts these back, so that only a committed step moves a root.
     moved_roots: Vec<(usize, RootPlacement)>,
+    /// A hosted step's commands with the extension's wrenches (`ContactHost::step_with`).
+    merged_commands: Commands,
 }
 
 /// What the stages up to integration produce besides the contact rows and impulses (left in the
@@ -746,9 +748,11 @@ impl ContactHost for PgsEngine {
     /// external forces of the step like a controller's link wrenches.
     fn step_with(&mut self, dt: f64, commands: &Commands, extension: &HostedContacts) -> Result<HostedStep, StepError> {
         extension.check_links(&self.scene)?;
-        let merged = extension.merged_commands(commands, &self.scene);
+        let mut merged = std::mem::take(&mut self.scratch.merged_commands);
+        extension.merge_commands_into(commands, &self.scene, &mut merged);
         self.compliant_points.clone_from(&extension.points);
         let stepped = self.step(dt, &merged);
+        self.scratch.merged_commands = merged;
         self.compliant_points.clear();
         let report = stepped?;
         Ok(HostedStep {

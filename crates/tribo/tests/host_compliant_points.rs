@@ -90,3 +90,54 @@ fn settles_at_m_g_over_k(host: &dyn HostFactory) {
     // No rigid contact was detected between the excluded pair.
     assert!(engine.contacts().is_empty(), "{name}: {:?}", engine.contacts());
 }
+
+/// The extension's wrenches merged into the commands, into storage kept from an earlier step
+/// (more bodies listed, other wrenches and joint commands), equal the merge into fresh commands:
+/// bodies the commands do not list are idle, every listed body is copied, and each wrench lands
+/// on its link's body.
+#[test]
+fn commands_merged_into_kept_storage_equal_a_fresh_merge() {
+    use tribo_engine::{Commands, HostWrench, JointCommand};
+    let scene = box_above_ground(0.0, 0.5);
+    let wrench = |body: usize, x: f64| HostWrench {
+        link: LinkRef { body, link: 0 },
+        force: Vector3::new(x, 0.0, 0.0),
+        torque: Vector3::new(0.0, 0.0, -x),
+    };
+    let extension = HostedContacts {
+        points: Vec::new(),
+        wrenches: vec![wrench(1, 2.0), wrench(0, -1.0), wrench(1, 0.5)],
+    };
+    let earlier = HostedContacts {
+        points: Vec::new(),
+        wrenches: vec![wrench(0, 7.0), wrench(2, 3.0)],
+    };
+    let mut busy = idle(&scene);
+    busy.bodies.push(busy.bodies[1].clone());
+    for body in &mut busy.bodies {
+        body.joints.iter_mut().for_each(|j| *j = JointCommand::Effort(4.0));
+    }
+    let mut kept = Commands::default();
+    earlier.merge_commands_into(&busy, &scene, &mut kept);
+    // Only the box listed: the ground (body 0) is idle in the merge.
+    let given = Commands {
+        bodies: vec![idle(&scene).bodies[0].clone()],
+    };
+    let mut only_first = given.clone();
+    only_first.bodies[0]
+        .joints
+        .iter_mut()
+        .for_each(|j| *j = JointCommand::Effort(1.0));
+    for commands in [idle(&scene), busy.clone(), only_first] {
+        extension.merge_commands_into(&commands, &scene, &mut kept);
+        assert_eq!(kept, extension.merged_commands(&commands, &scene));
+        assert_eq!(kept.bodies.len(), commands.bodies.len().max(scene.bodies.len()));
+    }
+    // A body the commands do not list is idle, with one joint command per link.
+    let partial = extension.merged_commands(&given, &scene);
+    assert_eq!(partial.bodies[1].joints.len(), scene.bodies[1].model.links.len());
+    assert!(partial.bodies[1].joints.iter().all(|j| *j == JointCommand::None));
+    let fresh = extension.merged_commands(&idle(&scene), &scene);
+    assert_eq!(fresh.bodies[1].link_wrenches.len(), 2);
+    assert_eq!(fresh.bodies[0].link_wrenches.len(), 1);
+}
