@@ -37,6 +37,11 @@
 //!    (they do not shut). After [`IMPACT_PASSES`] passes the last one takes every set-aside contact
 //!    (struck ones with restitution, the others at `−g / h`), so no gap is crossed.
 //!
+//! The passes take only the contact islands (islands.rs) that hold a set-aside contact, each swept
+//! on its own: an impulse moves only its island's bodies, so no other island's contact can be
+//! struck, and the other islands keep the impulses of step 1 as they are. A scene's islands then
+//! move as each would alone, whatever impacts happen elsewhere (`tests/parts.rs`).
+//!
 //! Three balls with e = 1, b 0.5 mm from c at h = 1 ms: pass 0 is a–b alone, a stops and b takes
 //! 1 m/s; b–c then shuts (1 m/s × 1 ms > 0.5 mm) at v_a = 1 m/s, so pass 1 asks `v_c − v_b ≥ 1`
 //! with a–b at `v_b − v_a ≥ 0`: b stops, c leaves at 1 m/s, kinetic energy kept exactly.
@@ -105,15 +110,54 @@ pub(crate) fn resolve_impacts(
         converged: true,
         stalled: false,
     };
+    // The islands with a set-aside contact (module docs): only their contacts take part (`taken`),
+    // each until a pass strikes none of its contacts (`live`, `in_pass`), as if it were alone.
+    let islands = assembled.islands.groups();
+    let mut live: Vec<&[usize]> = Vec::new();
+    let mut taken = vec![false; rows.len()];
+    for island in islands
+        .iter()
+        .filter(|i| i.iter().any(|&c| pending.get(c) == Some(&true)))
+    {
+        live.push(island);
+        for &c in island {
+            if let Some(slot) = taken.get_mut(c) {
+                *slot = true;
+            }
+        }
+    }
+    let mut in_pass = taken.clone();
     let mut targets: Vec<Vector3<f64>> = rows.iter().map(|row| row.target).collect();
     let mut base = DVector::zeros(lambda.len());
     let mut start = lambda.clone();
     for (c, _) in pending.iter().enumerate().filter(|(_, p)| **p) {
         start.fixed_rows_mut::<3>(3 * c).fill(0.0);
     }
+    let mut position = vec![usize::MAX; rows.len()];
+    let mut pass_islands: Vec<Vec<usize>> = Vec::new();
     for pass in 0.. {
-        let active: Vec<usize> = (0..rows.len()).filter(|&c| !pending[c]).collect();
-        let (total, pass_report) = solve_pass(problem, rows, &base, &targets, &active, &start, pgs, options)?;
+        let active: Vec<usize> = (0..rows.len()).filter(|&c| in_pass[c] && !pending[c]).collect();
+        // Each struck island's active contacts, by their positions in `active` (ascending).
+        for (k, &c) in active.iter().enumerate() {
+            position[c] = k;
+        }
+        pass_islands.clear();
+        pass_islands.extend(
+            live.iter()
+                .map(|island| {
+                    island
+                        .iter()
+                        .filter(|&&c| !pending[c])
+                        .map(|&c| position[c])
+                        .collect::<Vec<usize>>()
+                })
+                .filter(|island| !island.is_empty()),
+        );
+        let pass_problem = PassProblem {
+            active: &active,
+            islands: &pass_islands,
+        };
+        let (total, pass_report) = solve_pass(problem, rows, &base, &targets, pass_problem, &start, pgs, options)?;
         report.iterations += pass_report.iterations;
         report.residual = report.residual.max(pass_report.residual);
         report.complementarity = report.complementarity.max(pass_report.complementarity);
@@ -125,7 +169,7 @@ pub(crate) fn resolve_impacts(
         let velocity = contact_velocities(problem, rows, &base);
         let last = pass + 1 >= IMPACT_PASSES;
         let mut struck = vec![false; rows.len()];
-        for (c, row) in rows.iter().enumerate().filter(|(c, _)| pending[*c]) {
+        for (c, row) in rows.iter().enumerate().filter(|(c, _)| pending[*c] && in_pass[*c]) {
             let Some(strike) = row.strike else { continue };
             let u = velocity.get(3 * c).copied().unwrap_or(0.0);
             let settled = row.settled_target.x;
@@ -151,10 +195,31 @@ pub(crate) fn resolve_impacts(
                 targets[c] = row.settled_target;
             }
         }
+        // An island none of whose contacts was struck is done: its impulses stand.
+        live.retain(|island| {
+            let struck_here = island.iter().any(|&c| struck[c]);
+            if !struck_here {
+                island.iter().for_each(|&c| in_pass[c] = false);
+            }
+            struck_here
+        });
         start = DVector::zeros(lambda.len());
+    }
+    // The islands the passes did not take keep step 1's impulses.
+    for (c, taken) in taken.iter().enumerate() {
+        if !taken {
+            base.fixed_rows_mut::<3>(3 * c)
+                .copy_from(&lambda.fixed_rows::<3>(3 * c));
+        }
     }
     *lambda = base;
     Ok((report, false))
+}
+
+/// The contacts of one pass: `active` (ascending) and their islands, by positions in `active`.
+struct PassProblem<'a> {
+    active: &'a [usize],
+    islands: &'a [Vec<usize>],
 }
 
 /// `A λ + b + target`: the contact velocities (normal, t₁, t₂) after the impulses λ, with each
@@ -174,20 +239,21 @@ fn contact_velocities(
     velocity
 }
 
-/// One pass: the LCP of the `active` contacts on the increments from the impulses `base`, the
-/// rows' targets `targets`; `start` warm-starts the increments (full size, read on `active`).
-/// Returns `base` plus the increments, and the solve's report.
+/// One pass: the LCP of the pass's `active` contacts on the increments from the impulses `base`,
+/// the rows' targets `targets`, island by island; `start` warm-starts the increments (full size,
+/// read on `active`). Returns `base` plus the increments, and the solve's report.
 #[allow(clippy::too_many_arguments)]
 fn solve_pass(
     problem: &ContactProblem<FactoredDelassus>,
     rows: &[ContactRow],
     base: &DVector<f64>,
     targets: &[Vector3<f64>],
-    active: &[usize],
+    pass: PassProblem,
     start: &DVector<f64>,
     pgs: &mut Pgs,
     options: &PgsOptions,
 ) -> Result<(DVector<f64>, SolveReport), SolveError> {
+    let PassProblem { active, islands } = pass;
     // b_pass = A base + b − (target_pass − target): exactly the step's b for the first pass.
     let mut pushed = DVector::zeros(base.len());
     problem.delassus.multiply(base.as_slice(), pushed.as_mut_slice());
@@ -218,7 +284,7 @@ fn solve_pass(
         .filter_map(|&c| problem.contacts.get(c).copied())
         .collect();
     let sub = ContactProblem::new(problem.delassus.restricted(active), bias, frictions).map_err(SolveError::Problem)?;
-    let report = solve_rigid(&sub, &mut delta, pgs, options)?;
+    let report = solve_rigid(&sub, &mut delta, islands, pgs, options)?;
     let mut total = base.clone();
     for (k, &c) in active.iter().enumerate() {
         let mut slot = total.fixed_rows_mut::<3>(3 * c);

@@ -710,15 +710,20 @@ pub(crate) fn solve(
 }
 
 /// Solves `problem` alone (no load-sharing sweeps) with the configured solver; `lambda` holds the
-/// warm start on entry (PGS only). `problem` was checked by `ContactProblem::new` (not checked again).
+/// warm start on entry (PGS only), `islands` partitions the contacts into groups the problem does
+/// not couple (islands.rs), which PGS sweeps one by one. `problem` was checked by
+/// `ContactProblem::new` (not checked again).
 pub(crate) fn solve_rigid(
     problem: &ContactProblem<FactoredDelassus>,
     lambda: &mut DVector<f64>,
+    islands: &[Vec<usize>],
     pgs: &mut Pgs,
     options: &PgsOptions,
 ) -> Result<SolveReport, SolveError> {
     match options.solver {
-        SolverKind::Pgs => pgs.solve_valid_contacts(problem, lambda).map_err(SolveError::Solver),
+        SolverKind::Pgs => pgs
+            .solve_valid_contacts_in_islands(problem, lambda, islands)
+            .map_err(SolveError::Solver),
         SolverKind::Lemke => {
             let (solution, report) =
                 solve_contacts_lemke(problem, &LemkeOptions::default()).map_err(SolveError::Solver)?;

@@ -3,16 +3,14 @@
 //! by one, and nothing else of one group's step reads another's; a step run part by part (each
 //! part a group of islands, BENCHMARKS.md "What the two open goals ask") relies on it.
 //!
-//! Parts of the solve still couple islands, so the property is checked with the subspace step
-//! off (`subspace_rows: 0`): the least-norm start may reuse the factor of the last subspace step
-//! when its free rows are the same contact indices (`tribo-lcp` `subspace.rs`, "A kept factor"),
-//! and the last factor may be another island's, whose indices shift with every other island's
-//! contacts; the load-sharing solve couples them as well (not yet located: with the factor never
-//! reused, the groups part unless load sharing is off); and the impact passes
-//! (`impacts.rs`) re-solve the whole problem, sweeping islands the impact does not touch (with the
-//! subspace step on, an island converged at entry is left as it is; this scene's impacts part the
-//! groups only with load sharing and contact recycling off as well). A partitioned step needs all
-//! three made island-local.
+//! The subspace step still couples islands, so the property is checked with it off
+//! (`subspace_rows: 0`): the least-norm start may reuse the factor of the last subspace step when
+//! its free rows are the same contact indices (`tribo-lcp` `subspace.rs`, "A kept factor"), and
+//! the last factor may be another island's, whose indices shift with every other island's
+//! contacts (and with the factor never reused, load sharing on and no restitution, one group of
+//! this scene still parts after 42 steps: not yet located). The impact passes (`impacts.rs`) take
+//! each struck island on its own: with load sharing and contact recycling off as well, where this
+//! scene's impacts parted the groups while the passes re-solved every island, they move as alone.
 
 use std::sync::Arc;
 
@@ -76,22 +74,28 @@ fn world(groups: &[usize], restitution: f64) -> Arc<Scene> {
     scene(bodies, table)
 }
 
-fn final_state(scene: &Arc<Scene>) -> SceneState {
-    let mut sim = engine_with(&PgsFactory, scene, "subspace_rows: 0");
+/// The options of the checks: the subspace step off, with load sharing and recycling on and off.
+const OPTIONS: [&str; 2] = [
+    "subspace_rows: 0",
+    "subspace_rows: 0\nload_sharing: 0\ncontact_recycling_distance: 0.0",
+];
+
+fn final_state(scene: &Arc<Scene>, options: &str) -> SceneState {
+    let mut sim = engine_with(&PgsFactory, scene, options);
     run(sim.as_mut(), scene, DT, STEPS, |_| {});
     sim.state().clone()
 }
 
-fn groups_step_as_alone(restitution: f64) {
-    let whole = final_state(&world(&[0, 1, 2], restitution));
+fn groups_step_as_alone(restitution: f64, options: &str) {
+    let whole = final_state(&world(&[0, 1, 2], restitution), options);
     // Bodies: the ground, then five a group.
     for g in 0..3 {
-        let alone = final_state(&world(&[g], restitution));
+        let alone = final_state(&world(&[g], restitution), options);
         for b in 0..5 {
             let (in_whole, by_itself) = (&whole.bodies[1 + 5 * g + b], &alone.bodies[1 + b]);
             assert_eq!(
                 in_whole, by_itself,
-                "restitution {restitution}: body {b} of group {g} moved otherwise in the whole scene"
+                "restitution {restitution}, options {options:?}: body {b} of group {g} moved otherwise in the whole scene"
             );
         }
         // The groups moved: the ball fell onto its stack, the slider slid.
@@ -107,10 +111,14 @@ fn groups_step_as_alone(restitution: f64) {
 
 #[test]
 fn groups_that_never_meet_step_as_they_would_alone_with_the_subspace_step_off() {
-    groups_step_as_alone(0.0);
+    for options in OPTIONS {
+        groups_step_as_alone(0.0, options);
+    }
 }
 
 #[test]
 fn groups_that_never_meet_step_as_they_would_alone_with_restitution_and_the_subspace_step_off() {
-    groups_step_as_alone(0.6);
+    for options in OPTIONS {
+        groups_step_as_alone(0.6, options);
+    }
 }
