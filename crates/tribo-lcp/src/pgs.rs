@@ -267,9 +267,13 @@ impl Pgs {
     /// [`Self::solve_valid_contacts_in_islands`] with the operator's velocity state of the
     /// warm start `lambda` known: `known` (of [`DelassusRows::velocity_len`] entries) is taken
     /// as `Δv(λ)` instead of being summed from every contact's impulse — another solve's
-    /// [`Self::body_velocities`] on an operator with the same factored part, whose final λ this
-    /// solve starts from. The warm start's projection then updates it contact by contact
-    /// (`DelassusRows::add_impulse`). `None`, or a state of another length: summed afresh.
+    /// [`Self::body_velocities`] on an operator with the same factored part and the same contacts
+    /// and friction, whose final λ this solve starts from. That λ is feasible already, so it is
+    /// taken as it is, not projected again: a projection onto the friction disc is not
+    /// idempotent to the last bit (a point on the rim is scaled again by `r/|t|` within rounding),
+    /// and contacts the other solve projected but did not sweep must leave it as they would a solve
+    /// of their own. `None`, or a state of another length: the warm start is projected and the
+    /// state summed afresh.
     pub fn solve_valid_contacts_in_islands_from<D: DelassusRows>(
         &mut self,
         problem: &ContactProblem<D>,
@@ -289,20 +293,18 @@ impl Pgs {
         if let Some(known) = known {
             velocity.extend_from_slice(known);
         }
-        // Warm start: project onto the feasible set (a tangent row of zero diagonal carries nothing).
-        for (c, ((friction, l), inv)) in problem
-            .contacts
-            .iter()
-            .zip(lambda.as_mut_slice().chunks_exact_mut(3))
-            .zip(self.inverse_diagonal.chunks_exact(3))
-            .enumerate()
-        {
-            let entry = [l[0], l[1], l[2]];
-            l[0] = l[0].max(0.0);
-            let t = friction.model.project([l[1], l[2]], friction.mu * l[0]);
-            (l[1], l[2]) = (t[0] * active(inv[1]), t[1] * active(inv[2]));
-            if known.is_some() && entry != [l[0], l[1], l[2]] {
-                a.add_impulse(c, [l[0] - entry[0], l[1] - entry[1], l[2] - entry[2]], &mut velocity);
+        // Warm start: project onto the feasible set (a tangent row of zero diagonal carries nothing),
+        // unless it is another solve's final λ (`known`, doc above).
+        if known.is_none() {
+            for ((friction, l), inv) in problem
+                .contacts
+                .iter()
+                .zip(lambda.as_mut_slice().chunks_exact_mut(3))
+                .zip(self.inverse_diagonal.chunks_exact(3))
+            {
+                l[0] = l[0].max(0.0);
+                let t = friction.model.project([l[1], l[2]], friction.mu * l[0]);
+                (l[1], l[2]) = (t[0] * active(inv[1]), t[1] * active(inv[2]));
             }
         }
 

@@ -7,10 +7,11 @@
 //! (`subspace_rows: 0`): the least-norm start may reuse the factor of the last subspace step when
 //! its free rows are the same contact indices (`tribo-lcp` `subspace.rs`, "A kept factor"), and
 //! the last factor may be another island's, whose indices shift with every other island's
-//! contacts (and with the factor never reused, load sharing on and no restitution, one group of
-//! this scene still parts after 42 steps: not yet located). The impact passes (`impacts.rs`) take
-//! each struck island on its own: with load sharing and contact recycling off as well, where this
-//! scene's impacts parted the groups while the passes re-solved every island, they move as alone.
+//! contacts. (With that reuse taken out, this scene's groups move as alone with the defaults
+//! too.) The impact passes (`impacts.rs`) take each struck island on its own, and the rigid solve
+//! takes the load-sharing solve's λ without projecting it again (`tribo-lcp` `pgs.rs`): with
+//! load sharing and contact recycling off as well, where this scene's impacts parted the groups
+//! while the passes re-solved every island, they move as alone.
 
 use std::sync::Arc;
 
