@@ -12,7 +12,8 @@
 //! engine step, as `tribo run` does, without metrics or recording) and reads the process's user +
 //! system CPU time at the start and end of each phase only. It prints one JSON object: the CPU
 //! time of each phase, the contacts and the highest free root at the end, and, for tribo's
-//! engines, the solver iterations summed and, with `--stages`, `stage_wall_s`, the wall time of
+//! engines, the solver iterations summed, the steps whose solve stopped at its sweep cap with the
+//! largest relative residual one left (`capped_steps`, `worst_capped_relative_residual`) and, with `--stages`, `stage_wall_s`, the wall time of
 //! each stage the engine's step reports (`StepReport::stages`) summed over every step — where a
 //! step's time goes, not a measurement to quote (the stage clocks are off otherwise: their reads
 //! cost a few per cent of a small step).
@@ -148,6 +149,8 @@ struct Run {
     contacts: usize,
     top: f64,
     iterations: Option<u64>,
+    /// Steps whose solve stopped at its cap, and the largest relative residual one left.
+    capped: Option<(u64, f64)>,
     stages: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
@@ -179,6 +182,7 @@ fn run_once(
                 .map(raw::RawRapier::top_height)
                 .fold(f64::NEG_INFINITY, f64::max),
             iterations: None,
+            capped: None,
             stages: None,
         });
     }
@@ -206,6 +210,10 @@ fn run_once(
             .map(|sim| sim.top_height())
             .fold(f64::NEG_INFINITY, f64::max),
         iterations: Some(sims.0.iter().map(|sim| sim.iterations).sum()),
+        capped: Some((
+            sims.0.iter().map(|sim| sim.capped).sum(),
+            sims.0.iter().map(|sim| sim.worst_capped_residual).fold(0.0, f64::max),
+        )),
         stages: Some(stage_totals),
     })
 }
@@ -284,6 +292,8 @@ fn time(path: &std::path::Path, engine: &str, options: TimeOptions) -> Result<St
         "contacts_at_end": last.contacts,
         "top_height_at_end": last.top,
         "solver_iterations": last.iterations,
+        "capped_steps": last.capped.map(|(steps, _)| steps),
+        "worst_capped_relative_residual": last.capped.map(|(_, worst)| worst),
         "stage_wall_s": last.stages,
     });
     Ok(out.to_string())

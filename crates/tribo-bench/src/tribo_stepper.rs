@@ -18,6 +18,10 @@ pub struct TriboStepper {
     pub contacts: usize,
     /// Solver iterations summed over the steps.
     pub iterations: u64,
+    /// Steps whose solve stopped at its sweep cap, and the largest relative residual one left
+    /// (`tribo_engine::CappedSolve`).
+    pub capped: u64,
+    pub worst_capped_residual: f64,
     /// Wall time of each stage the engine's step reports name, summed over every step stepped
     /// (timed phases or not), in the order the stages first appeared; empty unless the stages
     /// are timed.
@@ -43,6 +47,8 @@ impl TriboStepper {
             simulator,
             contacts: 0,
             iterations: 0,
+            capped: 0,
+            worst_capped_residual: 0.0,
             stages: Vec::new(),
         })
     }
@@ -72,6 +78,10 @@ impl Stepper for TriboStepper {
         })?;
         self.contacts = report.contacts;
         self.iterations += u64::from(report.iterations);
+        if let Some(capped) = &report.capped {
+            self.capped += 1;
+            self.worst_capped_residual = self.worst_capped_residual.max(capped.relative_residual);
+        }
         for &(stage, time) in &report.stages {
             match self.stages.iter_mut().find(|(s, _)| *s == stage) {
                 Some((_, total)) => *total += time,
