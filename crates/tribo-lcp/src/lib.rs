@@ -85,6 +85,7 @@ mod cone_error;
 mod contact;
 pub mod delassus;
 mod distribution;
+mod drift;
 mod error;
 mod factored;
 mod force_closure;

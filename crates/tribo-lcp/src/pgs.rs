@@ -35,8 +35,12 @@
 //! The sweeps also stop when they have *stalled*: three sweeps in a row whose residual differs from
 //! the one before by at most a relative 1e-6. That is the sweep of a problem with no solution on the
 //! current active set (λ moving along the null space of A from sweep to sweep, the velocities, and so
-//! the residual, not changing); the cap would leave the same residual. The report then says
-//! `converged: false` with that residual and `stalled: true`.
+//! the residual, not changing); the cap would leave the same residual. Before that, the sweeps'
+//! motion is carried on to the first bound it reaches (`crate::drift`, at most [`DRIFT_STEPS`]
+//! times an island, and not again after a step that did not lower the residual), where the active
+//! set changes and the sweeps converge; only a motion that meets no bound, or whose step does not
+//! lower the residual, ends the island stalled. The report then says `converged: false` with that
+//! residual and `stalled: true`.
 //!
 //! **Warm start.** λ is read on entry (for example last step's impulses) and projected onto the
 //! feasible set before the first sweep. The sweep allocates nothing; [`Pgs`] keeps its two scratch
@@ -67,6 +71,7 @@ use nalgebra::DVector;
 
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
+use crate::drift::DriftStep;
 use crate::error::{check_finite, check_len, Error, Result};
 use crate::friction::FrictionModel;
 use crate::lcp::Lcp;
@@ -147,6 +152,8 @@ pub struct Pgs {
     subspace: SubspaceStep,
     /// Working storage of the Newton polish.
     newton: NewtonPolish,
+    /// Working storage of the drift steps.
+    drift: DriftStep,
 }
 
 impl Pgs {
@@ -160,6 +167,7 @@ impl Pgs {
             velocity: Vec::new(),
             subspace: SubspaceStep::default(),
             newton: NewtonPolish::default(),
+            drift: DriftStep::default(),
         }
     }
 
@@ -343,11 +351,15 @@ impl Pgs {
                     }
                 }
             }
+            let mut drift_steps = 0;
             let mut polish = PolishSchedule::new(
                 island.len() <= self.options.newton_contacts
                     && NewtonPolish::applies(problem, island, &self.inverse_diagonal),
             );
             for iteration in 1..=self.options.max_iterations {
+                if drift_steps < DRIFT_STEPS && stall.about_to_stall() {
+                    self.drift.remember(lam, island);
+                }
                 let mut sweep_residual = 0.0_f64;
                 for &contact in island {
                     match self.update_contact(problem, lam, &mut velocity, contact, iteration) {
@@ -371,6 +383,25 @@ impl Pgs {
                 let stalled = stall.stalled(sweep_residual);
                 if sweep_residual <= tolerance || iteration == self.options.max_iterations || stalled {
                     let mut checked = island_errors(problem, lam, &velocity, island, iteration, tolerance);
+                    if stalled
+                        && !checked.converged
+                        && drift_steps < DRIFT_STEPS
+                        && iteration < self.options.max_iterations
+                    {
+                        // The sweeps drift along the null space of A: carried on to the first
+                        // bound (`crate::drift`); a step that does not lower the residual ends
+                        // the drift steps of this solve.
+                        let measure =
+                            |l: &[f64], v: &[f64]| island_errors(problem, l, v, island, iteration, tolerance).residual;
+                        let moved = self
+                            .drift
+                            .step(problem, lam, &mut velocity, island, checked.residual, measure);
+                        drift_steps = if moved { drift_steps + 1 } else { DRIFT_STEPS };
+                        if moved {
+                            stall = Stall::default();
+                            continue;
+                        }
+                    }
                     let done = checked.converged || iteration == self.options.max_iterations || stalled;
                     checked.stalled = stalled && !checked.converged && iteration < self.options.max_iterations;
                     island_report = Some(checked);
@@ -561,7 +592,15 @@ const STALL_CHANGE: f64 = 1e-6;
 /// An island whose residual has not moved for this many sweeps in a row has stalled.
 const STALL_SWEEPS: usize = 3;
 
+/// Drift steps (`crate::drift`) per island and solve at most.
+const DRIFT_STEPS: usize = 4;
+
 impl Stall {
+    /// The next sweep stalls the island if it does not move the residual either.
+    fn about_to_stall(&self) -> bool {
+        self.still + 1 >= STALL_SWEEPS
+    }
+
     /// Records a sweep's residual; true once the sweeps have stalled.
     fn stalled(&mut self, residual: f64) -> bool {
         let still = self
@@ -912,21 +951,51 @@ mod tests {
         assert!(joint.converged && (&together - &apart).amax() < 1e-10);
     }
 
-    #[test]
-    fn sweeps_that_stall_stop_early_and_say_so() {
+    /// Two contacts pressed down hard (λₙ = 1000) whose first tangents are the same direction of
+    /// one body (A_tt = [[1, 1], [1, 1]]) and are asked for opposite velocities (b = +1, −1): no λ
+    /// inside the friction boxes gives both, and Gauss–Seidel moves λ along the null space (λ_t of
+    /// one up and the other's down by the same amount each sweep, nothing else changing) with the
+    /// residual the same from sweep to sweep, until a box bound is reached.
+    fn opposed_tangents(mu: f64) -> ContactProblem<DMatrix<f64>> {
         use crate::contact::ContactFriction;
-        use crate::report::contact_report;
-        // Two contacts pressed down hard (λₙ = 1000, wide friction boxes) whose first tangents are
-        // the same direction of one body (A_tt = [[1, 1], [1, 1]]) and are asked for opposite
-        // velocities (b = +1, −1): no λ gives both, Gauss–Seidel moves λ along the null space
-        // (λ_t of one up and the other's down by 2 per sweep, nothing else changes) and the residual
-        // stays the same from sweep to sweep until a box bound is reached some 500 sweeps on.
         let mut a = DMatrix::identity(6, 6);
         a[(1, 4)] = 1.0;
         a[(4, 1)] = 1.0;
         let b = DVector::from_vec(vec![-1000.0, 1.0, 0.0, -1000.0, -1.0, 0.0]);
-        let friction = ContactFriction::new(1.0, FrictionModel::Box);
-        let problem = ContactProblem::new(a, b, vec![friction; 2]).expect("valid");
+        let friction = ContactFriction::new(mu, FrictionModel::Box);
+        ContactProblem::new(a, b, vec![friction; 2]).expect("valid")
+    }
+
+    #[test]
+    fn sweeps_that_drift_to_a_bound_are_carried_there() {
+        use crate::report::contact_report;
+        // Friction boxes of ±1000: the sweeps would reach the bound some 500 sweeps on; the drift
+        // step (`crate::drift`) takes λ there at once. There both contacts slide at their limits:
+        // λ_t = ∓1000, the shared velocity w_t = b ± (λ_t1 + λ_t2) = ±1 against each, the exact
+        // solution (residual 0).
+        let problem = opposed_tangents(1.0);
+        let mut lambda = DVector::zeros(6);
+        let report = Pgs::new(PgsOptions::default())
+            .solve_contacts(&problem, &mut lambda)
+            .expect("solves");
+        assert!(report.converged && !report.stalled, "{report:?}");
+        assert!(report.iterations < 20, "{report:?}");
+        assert_eq!((lambda[0], lambda[3]), (1000.0, 1000.0));
+        assert!(
+            (lambda[1] + 1000.0).abs() < 1e-9 && (lambda[4] - 1000.0).abs() < 1e-9,
+            "{lambda}"
+        );
+        let exact = contact_report(&problem, &lambda, report.iterations, 1e-9);
+        assert!(exact.converged, "{exact:?}");
+    }
+
+    #[test]
+    fn sweeps_that_stall_stop_early_and_say_so() {
+        use crate::contact::ContactFriction;
+        use crate::report::contact_report;
+        // The same with friction boxes of ±1e15: the bound is some 5e14 sweeps away, beyond what a
+        // drift step reaches, and the island is reported stalled.
+        let problem = opposed_tangents(1e12);
         let mut lambda = DVector::zeros(6);
         let report = Pgs::new(PgsOptions::default())
             .solve_contacts(&problem, &mut lambda)
@@ -944,7 +1013,7 @@ mod tests {
         let solvable = ContactProblem::new(
             DMatrix::identity(6, 6),
             DVector::from_vec(vec![-1.0, 0.1, 0.0, -1.0, -0.1, 0.0]),
-            vec![friction; 2],
+            vec![ContactFriction::new(1.0, FrictionModel::Box); 2],
         )
         .expect("valid");
         let report = Pgs::new(PgsOptions::default())

@@ -3,39 +3,21 @@
 //! do not reach within their cap, and the answer is a solution by the natural-map residual
 //! computed here from A and b.
 
+mod common;
 #[path = "fixtures/sr1_walk_sliding_island.rs"]
 mod island;
 
-use nalgebra::{DVector, Matrix3};
-use tribo_lcp::report::contact_errors;
-use tribo_lcp::{BlockSparseDelassus, ContactFriction, ContactProblem, FrictionModel, Pgs, PgsOptions, SolveReport};
+use common::{recorded_problem, recorded_residual};
+use nalgebra::DVector;
+use tribo_lcp::{BlockSparseDelassus, ContactProblem, Pgs, PgsOptions, SolveReport};
 
 /// The tolerance and cap of the `pgs` engine's defaults (`tribo-pgs` options), N·s / m/s.
 const TOLERANCE: f64 = 1e-9;
 const CAP: usize = 100;
 
-fn delassus_entry(row: usize, col: usize) -> f64 {
-    island::DELASSUS[row * 3 * island::CONTACTS + col]
-}
-
-/// The recorded island as the engine stores it: the nonzero 3 × 3 blocks of A.
+/// The recorded island as the engine stores it.
 fn problem() -> ContactProblem<BlockSparseDelassus> {
-    let n = island::CONTACTS;
-    let mut blocks = Vec::new();
-    for i in 0..n {
-        for j in 0..n {
-            let block = Matrix3::from_fn(|r, c| delassus_entry(3 * i + r, 3 * j + c));
-            if i == j || block.iter().any(|&x| x != 0.0) {
-                blocks.push((i, j, block));
-            }
-        }
-    }
-    let delassus = BlockSparseDelassus::from_blocks(n, blocks).expect("blocks within the island");
-    let contacts = island::MU
-        .iter()
-        .map(|&mu| ContactFriction::new(mu, FrictionModel::Cone))
-        .collect();
-    ContactProblem::new(delassus, DVector::from_column_slice(&island::FREE_VELOCITY), contacts).expect("valid problem")
+    recorded_problem(&island::DELASSUS, &island::FREE_VELOCITY, &island::MU)
 }
 
 /// The engine's PGS options, with or without the polish.
@@ -60,22 +42,7 @@ fn solve(newton_contacts: usize) -> (DVector<f64>, SolveReport) {
 
 /// The natural-map residual of every contact, from w = Aλ + b computed densely here.
 fn residual(lambda: &DVector<f64>) -> f64 {
-    let rows = 3 * island::CONTACTS;
-    let w: Vec<f64> = (0..rows)
-        .map(|r| island::FREE_VELOCITY[r] + (0..rows).map(|c| delassus_entry(r, c) * lambda[c]).sum::<f64>())
-        .collect();
-    (0..island::CONTACTS)
-        .map(|c| {
-            let l = [lambda[3 * c], lambda[3 * c + 1], lambda[3 * c + 2]];
-            contact_errors(
-                l,
-                [w[3 * c], w[3 * c + 1], w[3 * c + 2]],
-                island::MU[c],
-                FrictionModel::Cone,
-            )
-            .0
-        })
-        .fold(0.0, f64::max)
+    recorded_residual(&island::DELASSUS, &island::FREE_VELOCITY, &island::MU, lambda)
 }
 
 #[test]

@@ -155,3 +155,41 @@ pub fn random_contact_problem(rng: &mut ChaCha8Rng, contacts: usize, model: Fric
         .collect();
     ContactProblem::new(a, b, friction).expect("valid problem")
 }
+
+/// A contact problem recorded from the engine (`tests/fixtures`): A row-major (`3 contacts` square,
+/// 1/kg), stored as the engine stores it — its nonzero 3 × 3 blocks — with the free velocity b
+/// (m/s) and cone friction μ per contact.
+pub fn recorded_problem(delassus: &[f64], free_velocity: &[f64], mu: &[f64]) -> ContactProblem<BlockSparseDelassus> {
+    let n = mu.len();
+    let entry = |row: usize, col: usize| delassus[row * 3 * n + col];
+    let mut blocks = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let block = Matrix3::from_fn(|r, c| entry(3 * i + r, 3 * j + c));
+            if i == j || block.iter().any(|&x| x != 0.0) {
+                blocks.push((i, j, block));
+            }
+        }
+    }
+    let operator = BlockSparseDelassus::from_blocks(n, blocks).expect("blocks within the island");
+    let contacts = mu
+        .iter()
+        .map(|&mu| ContactFriction::new(mu, FrictionModel::Cone))
+        .collect();
+    ContactProblem::new(operator, DVector::from_column_slice(free_velocity), contacts).expect("valid problem")
+}
+
+/// The natural-map residual of every contact of a recorded problem (`recorded_problem`), from
+/// w = Aλ + b computed densely here, not by the solver.
+pub fn recorded_residual(delassus: &[f64], free_velocity: &[f64], mu: &[f64], lambda: &DVector<f64>) -> f64 {
+    let rows = 3 * mu.len();
+    let w: Vec<f64> = (0..rows)
+        .map(|r| free_velocity[r] + (0..rows).map(|c| delassus[r * rows + c] * lambda[c]).sum::<f64>())
+        .collect();
+    (0..mu.len())
+        .map(|c| {
+            let l = [lambda[3 * c], lambda[3 * c + 1], lambda[3 * c + 2]];
+            tribo_lcp::report::contact_errors(l, [w[3 * c], w[3 * c + 1], w[3 * c + 2]], mu[c], FrictionModel::Cone).0
+        })
+        .fold(0.0, f64::max)
+}
