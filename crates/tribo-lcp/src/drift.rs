@@ -25,6 +25,7 @@
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
 use crate::friction::FrictionModel;
+use crate::snapshot::{set_contact, IslandSnapshot};
 
 /// The farthest a drift step reaches, in sweeps of the drift.
 const MAX_SWEEPS: f64 = 1e7;
@@ -41,22 +42,18 @@ const RIM: f64 = 1e-9;
 /// Working storage of the drift steps, kept between solves.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct DriftStep {
-    /// λ of the island before the last sweep, three per contact in island order.
-    before: Vec<f64>,
+    /// λ of the island before the last sweep.
+    before: IslandSnapshot,
+    /// λ of the island before the step, to restore.
+    saved: IslandSnapshot,
     /// The last sweep's change of λ, three per contact in island order.
     delta: Vec<f64>,
-    /// λ of the island before the step, to restore.
-    saved: Vec<f64>,
 }
 
 impl DriftStep {
     /// Remembers the island's λ before a sweep.
     pub fn remember(&mut self, lambda: &[f64], island: &[usize]) {
-        self.before.clear();
-        for &c in island {
-            self.before
-                .extend_from_slice(lambda.get(3 * c..3 * c + 3).unwrap_or(&[0.0; 3]));
-        }
+        self.before.take(lambda, island);
     }
 
     /// The step from the λ remembered before the last sweep to `lambda` carried on to the first
@@ -72,18 +69,14 @@ impl DriftStep {
         residual: f64,
         measure: impl Fn(&[f64], &[f64]) -> f64,
     ) -> bool {
-        if self.before.len() != 3 * island.len() {
+        if !self.before.holds(island.len()) {
             return false;
         }
+        self.saved.take(lambda, island);
         self.delta.clear();
-        self.saved.clear();
-        for (k, &c) in island.iter().enumerate() {
-            let Some(now) = lambda.get(3 * c..3 * c + 3) else {
-                return false;
-            };
-            for (row, &value) in now.iter().enumerate() {
-                self.delta.push(value - self.before[3 * k + row]);
-                self.saved.push(value);
+        for k in 0..island.len() {
+            for row in 0..3 {
+                self.delta.push(self.saved.value(k, row) - self.before.value(k, row));
             }
         }
         let reach = self.reach(problem, island);
@@ -94,32 +87,15 @@ impl DriftStep {
             let Some(friction) = problem.contacts.get(c) else {
                 continue;
             };
-            let at = |row: usize| self.saved[3 * k + row] + reach * self.delta[3 * k + row];
+            let at = |row: usize| self.saved.value(k, row) + reach * self.delta[3 * k + row];
             let normal = at(0).max(0.0);
             let tangential = friction.model.project([at(1), at(2)], friction.mu * normal);
-            let next = [normal, tangential[0], tangential[1]];
-            if let Some(l) = lambda.get_mut(3 * c..3 * c + 3) {
-                let change = [next[0] - l[0], next[1] - l[1], next[2] - l[2]];
-                l.copy_from_slice(&next);
-                if !velocity.is_empty() && change != [0.0; 3] {
-                    problem.delassus.add_impulse(c, change, velocity);
-                }
-            }
+            set_contact(problem, lambda, velocity, c, [normal, tangential[0], tangential[1]]);
         }
         if measure(lambda, velocity) < residual {
             return true;
         }
-        // No better: λ and the velocity state back as they were.
-        for (k, &c) in island.iter().enumerate() {
-            if let Some(l) = lambda.get_mut(3 * c..3 * c + 3) {
-                let back = [self.saved[3 * k], self.saved[3 * k + 1], self.saved[3 * k + 2]];
-                let change = [back[0] - l[0], back[1] - l[1], back[2] - l[2]];
-                l.copy_from_slice(&back);
-                if !velocity.is_empty() && change != [0.0; 3] {
-                    problem.delassus.add_impulse(c, change, velocity);
-                }
-            }
-        }
+        self.saved.restore(problem, lambda, velocity, island);
         false
     }
 
@@ -135,11 +111,12 @@ impl DriftStep {
             if friction.model != FrictionModel::Cone {
                 return self.reach_by_bisection(problem, island);
             }
-            let (l, d) = (&self.saved[3 * k..3 * k + 3], &self.delta[3 * k..3 * k + 3]);
+            let l = [self.saved.value(k, 0), self.saved.value(k, 1), self.saved.value(k, 2)];
+            let d = &self.delta[3 * k..3 * k + 3];
             if d[0] < 0.0 {
                 reach = reach.min(l[0] / -d[0]);
             }
-            reach = reach.min(cone_exit(l, d, friction.mu));
+            reach = reach.min(cone_exit(&l, d, friction.mu));
         }
         reach
     }
@@ -151,7 +128,8 @@ impl DriftStep {
                 let Some(friction) = problem.contacts.get(c) else {
                     return true;
                 };
-                let (l, d) = (&self.saved[3 * k..3 * k + 3], &self.delta[3 * k..3 * k + 3]);
+                let l = [self.saved.value(k, 0), self.saved.value(k, 1), self.saved.value(k, 2)];
+                let d = &self.delta[3 * k..3 * k + 3];
                 let normal = l[0] + t * d[0];
                 if normal < 0.0 {
                     return false;

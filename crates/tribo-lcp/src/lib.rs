@@ -98,6 +98,7 @@ mod pgs;
 mod pivoted_cholesky;
 mod polyhedral;
 pub mod report;
+mod snapshot;
 mod subspace;
 mod support;
 mod wrench;

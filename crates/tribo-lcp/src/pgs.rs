@@ -77,6 +77,7 @@ use crate::friction::FrictionModel;
 use crate::lcp::Lcp;
 use crate::newton::NewtonPolish;
 use crate::report::{contact_errors, lcp_report, worst, SolveReport};
+use crate::snapshot::IslandSnapshot;
 use crate::subspace::{Reuse, SubspaceStep};
 
 /// Options of projected Gauss–Seidel.
@@ -154,6 +155,8 @@ pub struct Pgs {
     newton: NewtonPolish,
     /// Working storage of the drift steps.
     drift: DriftStep,
+    /// An island's λ before a subspace step, to put back if the step is not kept.
+    guard: IslandSnapshot,
 }
 
 impl Pgs {
@@ -168,6 +171,7 @@ impl Pgs {
             subspace: SubspaceStep::default(),
             newton: NewtonPolish::default(),
             drift: DriftStep::default(),
+            guard: IslandSnapshot::default(),
         }
     }
 
@@ -346,12 +350,16 @@ impl Pgs {
                 if sweeps_at_fast_rate(entry.residual, tolerance) > SUBSPACE_COST {
                     let rows = self.subspace.select(problem, lam, island, &self.inverse_diagonal);
                     if rows > 0 && rows <= self.options.subspace_rows {
-                        self.subspace.apply(problem, lam, &mut velocity, Reuse::SameRows);
-                        kept_step_from = Some(entry.residual);
+                        self.guard.take(lam, island);
+                        if self.subspace.apply(problem, lam, &mut velocity, Reuse::SameRows) {
+                            kept_step_from = Some(entry.residual);
+                        }
                     }
                 }
             }
             let mut drift_steps = 0;
+            // The residual an in-sweep subspace step started from, until the sweep after it.
+            let mut step_from: Option<f64> = None;
             let mut polish = PolishSchedule::new(
                 island.len() <= self.options.newton_contacts
                     && NewtonPolish::applies(problem, island, &self.inverse_diagonal),
@@ -375,9 +383,22 @@ impl Pgs {
                 }
                 if let Some(before) = kept_step_from.take() {
                     // The start's step did not land (a changed operator, or active set): the next
-                    // one factors afresh.
+                    // one factors afresh; one that made the residual far worse is undone.
                     if sweep_residual.is_nan() || sweep_residual > SUBSPACE_GAIN * before {
                         self.subspace.forget_factor();
+                    }
+                    if far_worse(sweep_residual, before) && iteration < self.options.max_iterations {
+                        self.guard.restore(problem, lam, &mut velocity, island);
+                        continue;
+                    }
+                }
+                if let Some(before) = step_from.take() {
+                    if far_worse(sweep_residual, before) && iteration < self.options.max_iterations {
+                        // The step's active set was wrong enough that the sweeps would first have
+                        // to repair it: undone, with the sweep after it.
+                        self.guard.restore(problem, lam, &mut velocity, island);
+                        schedule.undone();
+                        continue;
                     }
                 }
                 let stalled = stall.stalled(sweep_residual);
@@ -414,7 +435,10 @@ impl Pgs {
                     let rows = self.subspace.select(problem, lam, island, &self.inverse_diagonal);
                     if rows > 0 && rows <= self.options.subspace_rows {
                         schedule.stepped(sweep_residual);
-                        self.subspace.apply(problem, lam, &mut velocity, Reuse::Never);
+                        self.guard.take(lam, island);
+                        if self.subspace.apply(problem, lam, &mut velocity, Reuse::Never) {
+                            step_from = Some(sweep_residual);
+                        }
                         polish.restart();
                         continue;
                     }
@@ -706,7 +730,8 @@ fn any_sliding<D>(problem: &ContactProblem<D>, lambda: &[f64], island: &[usize])
 /// tolerance sweeps on. After a step the sweeps run at least two sweeps before the next, so that
 /// the rate measured is the one after the step; a step after which the next sweep's residual is
 /// not [`SUBSPACE_GAIN`] times smaller than before it (the active set is still moving) ends the
-/// steps for this solve.
+/// steps for this solve, and one after which that residual is more than [`SUBSPACE_GUARD`] times
+/// the one it started from is undone as well, with the sweep after it.
 #[derive(Debug, Default)]
 struct SubspaceSchedule {
     /// The last two sweep residuals.
@@ -717,6 +742,17 @@ struct SubspaceSchedule {
     before_step: Option<f64>,
     /// No more steps in this solve.
     done: bool,
+}
+
+/// A subspace step after which the next sweep's residual exceeds this many times the residual the
+/// step started from is undone, with that sweep: its active set was wrong enough that the sweeps
+/// would first have to repair it.
+const SUBSPACE_GUARD: f64 = 10.0;
+
+/// A sweep residual that is NaN or above [`SUBSPACE_GUARD`] times `before`, the residual a subspace
+/// step started from.
+fn far_worse(residual: f64, before: f64) -> bool {
+    residual.is_nan() || residual > SUBSPACE_GUARD * before
 }
 
 /// Sweeps converging faster than this factor per sweep are left alone.
@@ -766,6 +802,12 @@ impl SubspaceSchedule {
         } else {
             f64::INFINITY
         }
+    }
+
+    /// The last step was undone (with the sweep after it): no more steps in this solve.
+    fn undone(&mut self) {
+        self.before_step = None;
+        self.done = true;
     }
 
     /// A step is taken now, at this sweep residual.
