@@ -1008,6 +1008,15 @@ mod tests {
         ContactProblem::new(a, b, vec![friction; 2]).expect("valid")
     }
 
+    /// `problem` solved from zero with the default options.
+    fn solved_from_zero(problem: &ContactProblem<DMatrix<f64>>) -> (DVector<f64>, SolveReport) {
+        let mut lambda = DVector::zeros(problem.free_velocity.len());
+        let report = Pgs::new(PgsOptions::default())
+            .solve_contacts(problem, &mut lambda)
+            .expect("solves");
+        (lambda, report)
+    }
+
     #[test]
     fn sweeps_that_drift_to_a_bound_are_carried_there() {
         use crate::report::contact_report;
@@ -1016,10 +1025,7 @@ mod tests {
         // λ_t = ∓1000, the shared velocity w_t = b ± (λ_t1 + λ_t2) = ±1 against each, the exact
         // solution (residual 0).
         let problem = opposed_tangents(1.0);
-        let mut lambda = DVector::zeros(6);
-        let report = Pgs::new(PgsOptions::default())
-            .solve_contacts(&problem, &mut lambda)
-            .expect("solves");
+        let (lambda, report) = solved_from_zero(&problem);
         assert!(report.converged && !report.stalled, "{report:?}");
         assert!(report.iterations < 20, "{report:?}");
         assert_eq!((lambda[0], lambda[3]), (1000.0, 1000.0));
@@ -1038,10 +1044,7 @@ mod tests {
         // The same with friction boxes of ±1e15: the bound is some 5e14 sweeps away, beyond what a
         // drift step reaches, and the island is reported stalled.
         let problem = opposed_tangents(1e12);
-        let mut lambda = DVector::zeros(6);
-        let report = Pgs::new(PgsOptions::default())
-            .solve_contacts(&problem, &mut lambda)
-            .expect("solves");
+        let (mut lambda, report) = solved_from_zero(&problem);
         assert!(report.stalled && !report.converged, "{report:?}");
         assert!(report.iterations < 10, "{report:?}");
         // Honest: the residual reported is the one of the λ returned, far above the tolerance.
