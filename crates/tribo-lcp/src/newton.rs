@@ -30,9 +30,21 @@
 //! "pgs: a Newton polish of sliding islands"): from the λ the sweeps leave at the cap, one step
 //! reaches 1e-9 in 240 and two in 90 more; from the warm start, three to seven.
 //!
-//! One polish is one step, taken like a subspace step: λ moves only when ‖F‖ falls, and the
-//! sweeps go on from there and judge the answer by the usual residual (`crate::pgs`, *Newton
-//! polish*).
+//! A polish is taken like a subspace step: λ moves only when ‖F‖ falls, and the sweeps go on
+//! from there and judge the answer by the usual residual (`crate::pgs`, *Newton polish*).
+//!
+//! **Steps per polish.** A polish takes steps until ‖F‖ meets the tolerance, a line search finds
+//! no decrease, a step leaves ‖F‖∞ above [`NEWTON_STALL`] of what it was, or [`NEWTON_STEPS`]
+//! steps. From where the sweeps crawl one step often only finds the right pieces (contacts on the
+//! rim and inside it), and the sweeps after it would crawl again at 0.9–0.99 per sweep; the next
+//! steps converge on those pieces. A landing three-box stack with corners on the rim and inside
+//! (`tests/newton_polish.rs`, recorded from `tribo-pgs` `tests/parts.rs`): one step per polish
+//! took ‖F‖ from 1.4e-3 to 1.2e-3 three times and the solve stopped at its cap of 100 sweeps with
+//! 2.1e-4 left; with several it converges in 6. Steps that barely move ‖F‖ are on wrong pieces
+//! (on the SR1 walk with the count as the only bound, 224 of 1,534 polishes ran all eight steps
+//! without converging, most of them standing still): the sweeps go on instead. On the SR1 walk (`samples/bench/sr1-walk.yaml`,
+//! steps 1–6700) the sweeps fell from 88.7 k to 70.8 k and the solves at the cap from 913 to 778
+//! (BENCHMARKS.md, "pgs: Newton polishes that converge").
 
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;
@@ -43,6 +55,14 @@ const NOT_A_MEMBER: usize = usize::MAX;
 
 /// The line search's sufficient decrease: ‖F(λ + tΔ)‖² ≤ (1 − ARMIJO t) ‖F(λ)‖².
 const ARMIJO: f64 = 1e-4;
+
+/// Newton steps per polish at most (module docs, *Steps per polish*).
+const NEWTON_STEPS: usize = 8;
+
+/// A polish stops once a step leaves ‖F‖∞ above this fraction of what it was: the pieces are
+/// not yet right, and the sweeps are cheaper than more steps on them (module docs, *Steps per
+/// polish*).
+const NEWTON_STALL: f64 = 0.95;
 
 /// Halvings of the step per line search.
 const LINE_SEARCH_HALVINGS: usize = 20;
@@ -97,8 +117,9 @@ impl NewtonPolish {
         })
     }
 
-    /// One Newton step from the island's λ: λ (and the operator's velocity state) take the result
-    /// when it lowers ‖F‖, and its residual ‖F‖∞ is returned; `None` (nothing changed) otherwise.
+    /// Newton steps from the island's λ (module docs, *Steps per polish*): λ (and the operator's
+    /// velocity state) take the result when the first lowers ‖F‖, and its residual ‖F‖∞ is
+    /// returned; `None` (nothing changed) otherwise.
     pub(crate) fn polish<D: DelassusRows>(
         &mut self,
         problem: &ContactProblem<D>,
@@ -112,7 +133,27 @@ impl NewtonPolish {
         if entry <= tolerance || !entry.is_finite() || !self.newton_direction() {
             return None;
         }
-        let residual = self.line_search()?;
+        let mut residual = self.line_search()?;
+        // Further steps while they land: once the pieces are right Newton converges
+        // quadratically, and the sweeps after a single step would take tens of sweeps at
+        // 0.9–0.99 per sweep for what one more step does (module docs, *Steps per polish*).
+        for _ in 1..NEWTON_STEPS {
+            if residual <= tolerance {
+                break;
+            }
+            self.evaluate(true);
+            if !self.newton_direction() {
+                break;
+            }
+            let last = residual;
+            match self.line_search() {
+                Some(r) => residual = r,
+                None => break,
+            }
+            if residual > NEWTON_STALL * last {
+                break;
+            }
+        }
         for (i, &c) in island.iter().enumerate() {
             let mut delta = [0.0; 3];
             for (r, d) in delta.iter_mut().enumerate() {
