@@ -123,6 +123,7 @@ fn an_imported_cnoid_project_runs_as_the_cnoid() {
     ] {
         assert_eq!(a[key], b[key], "{key}");
     }
+    std::fs::remove_dir_all(&out).ok();
 }
 
 /// SR1 from its URDF imported as `SR1.body` beside a project that stands it on the floor: the
@@ -169,6 +170,7 @@ fn an_imported_urdf_robot_runs_as_the_urdf() {
         imported["height_change"]["value"].as_f64().is_some_and(|h| h < 0.0),
         "{imported}"
     );
+    std::fs::remove_dir_all(&out).ok();
 }
 
 #[test]
@@ -177,6 +179,7 @@ fn a_missing_source_is_named() {
     let o = tribo(&["import", "no/such/project.cnoid", "--out", out.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o).trim(), "no/such/project.cnoid: no such file");
+    std::fs::remove_dir_all(&out).ok();
 }
 
 #[test]
@@ -194,6 +197,7 @@ fn an_unsupported_source_names_the_supported_kinds() {
         "samples/ball/ball.yaml: tribo import reads a Choreonoid project (.cnoid) or a URDF robot (.urdf), \
          not a `.yaml` file"
     );
+    std::fs::remove_dir_all(&out).ok();
 }
 
 #[test]
@@ -213,6 +217,7 @@ fn a_directory_with_files_is_refused_without_force() {
     assert_eq!(v["written"], serde_json::json!(["SR1.body", "project.yaml"]));
     assert!(out.join("project.yaml").is_file());
     assert_eq!(text(&out.join("notes.txt")), "mine");
+    std::fs::remove_dir_all(&out).ok();
 }
 
 #[test]

@@ -118,6 +118,8 @@ fn an_imported_cnoid_project_loads_to_the_project_of_the_cnoid() {
             "motion/SR1WalkPattern1.seq",
         ]
     );
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&empty).ok();
 }
 
 /// `--set simulator=NAME` imports another simulator item's settings: AISTSimulator-HighGain
@@ -276,6 +278,8 @@ fn a_urdf_robot_with_meshes_imports_with_its_mesh_files() {
         metrics,
         ["displacement", "height_change", "max_tilt", "max_penetration"]
     );
+    std::fs::remove_dir_all(&src).ok();
+    std::fs::remove_dir_all(&out).ok();
 }
 
 #[test]
