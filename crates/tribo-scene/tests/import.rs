@@ -98,7 +98,7 @@ fn an_imported_cnoid_project_loads_to_the_project_of_the_cnoid() {
     let original = Project::load(&cnoid, &options(choreonoid())).expect("the .cnoid loads");
     // The imported project needs no share directory: every file it names is beside it.
     let empty = temp_dir("cnoid-share");
-    let written = Project::load(&dir.join("project.yaml"), &options(empty)).expect("the import loads");
+    let written = Project::load(&dir.join("project.yaml"), &options(empty.clone())).expect("the import loads");
     assert_same_run(&original, &written);
     assert_eq!(written.simulation.duration, 13.4, "the pattern's length");
     assert!(
