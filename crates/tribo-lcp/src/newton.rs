@@ -33,18 +33,18 @@
 //! A polish is taken like a subspace step: λ moves only when ‖F‖ falls, and the sweeps go on
 //! from there and judge the answer by the usual residual (`crate::pgs`, *Newton polish*).
 //!
-//! **Steps per polish.** A polish takes steps until ‖F‖ meets the tolerance, a line search finds
-//! no decrease, a step leaves ‖F‖∞ above [`NEWTON_STALL`] of what it was, or [`NEWTON_STEPS`]
-//! steps. From where the sweeps crawl one step often only finds the right pieces (contacts on the
-//! rim and inside it), and the sweeps after it would crawl again at 0.9–0.99 per sweep; the next
-//! steps converge on those pieces. A landing three-box stack with corners on the rim and inside
-//! (`tests/newton_polish.rs`, recorded from `tribo-pgs` `tests/parts.rs`): one step per polish
-//! took ‖F‖ from 1.4e-3 to 1.2e-3 three times and the solve stopped at its cap of 100 sweeps with
-//! 2.1e-4 left; with several it converges in 6. Steps that barely move ‖F‖ are on wrong pieces
-//! (on the SR1 walk with the count as the only bound, 224 of 1,534 polishes ran all eight steps
-//! without converging, most of them standing still): the sweeps go on instead. On the SR1 walk (`samples/bench/sr1-walk.yaml`,
-//! steps 1–6700) the sweeps fell from 88.7 k to 70.8 k and the solves at the cap from 913 to 778
-//! (BENCHMARKS.md, "pgs: Newton polishes that converge").
+//! **Steps per polish.** A polish takes steps until ‖F‖ meets the tolerance, a line search finds no
+//! decrease, a step leaves ‖F‖∞ above [`NEWTON_STALL`] of what it was, or [`NEWTON_STEPS`] steps.
+//! From where the sweeps crawl one step often only finds the right pieces (contacts on the rim and
+//! inside it), and the sweeps after it would crawl again at 0.9–0.99 per sweep; the next steps
+//! converge on those pieces. A landing three-box stack with corners on the rim and inside
+//! (`tests/newton_polish.rs`, recorded from `tribo-pgs` `tests/parts.rs`): one step per polish took
+//! ‖F‖ from 1.4e-3 to 1.2e-3 three times and the solve stopped at its cap of 100 sweeps with 2.1e-4
+//! left; with several it converges in 6. Steps that barely move ‖F‖ are on wrong pieces (on the SR1
+//! walk with the count as the only bound, 224 of 1,534 polishes ran all eight steps without
+//! converging, most of them standing still): the sweeps go on instead. On the SR1 walk
+//! (`samples/bench/sr1-walk.yaml`, steps 1–6700) the sweeps fell from 88.7 k to 70.8 k and the
+//! solves at the cap from 913 to 778 (BENCHMARKS.md, "pgs: Newton polishes that converge").
 
 use crate::contact::ContactProblem;
 use crate::delassus::DelassusRows;

@@ -62,10 +62,11 @@
 //! **Newton polish** (islands of at most `newton_contacts` cone contacts). While a contact slides
 //! on the rim of its friction disc the sweeps slow to 0.9–0.99 per sweep, and the subspace steps,
 //! which hold a sliding contact's λₜ, do not land. When such an island's sweeps would still need
-//! more than some fifteen sweeps at their current rate, semismooth Newton steps on the natural
-//! map (`crate::newton`, up to eight while each lowers the residual by 5 %) are taken instead, at most
-//! three such polishes per solve and three sweeps apart; the sweeps go on from it and judge the answer by the usual residual, and a polish that reaches the
-//! tolerance is confirmed by the exact residual at once.
+//! more than some fifteen sweeps at their current rate, semismooth Newton steps on the natural map
+//! (`crate::newton`, up to eight while each lowers the residual by 5 %) are taken instead, at most
+//! three such polishes per solve and three sweeps apart; the sweeps go on from it and judge the
+//! answer by the usual residual, and a polish that reaches the tolerance is confirmed by the exact
+//! residual at once.
 
 use nalgebra::DVector;
 

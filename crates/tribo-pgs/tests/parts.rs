@@ -12,7 +12,6 @@
 //! takes the load-sharing solve's λ without projecting it again (`tribo-lcp` `pgs.rs`): with
 //! load sharing and contact recycling off as well, where this scene's impacts parted the groups
 //! while the passes re-solved every island, they move as alone.
-
 //!
 //! The same scene, with the default options, checks that the solves of its landing stacks stop
 //! short of their tolerance by no more than the engine's warning level.
