@@ -6,6 +6,7 @@
 //! tribo-bench time samples/bench/pile-500.yaml --engine pgs --phases 1-200,201-1000
 //! tribo-bench time samples/bench/pile-500.yaml --engine raw-rapier
 //! tribo-bench describe samples/bench/sr1-standing.yaml > sr1.json
+//! tribo-bench patches samples/slippy-walker/walker.yaml --engine cslc
 //! ```
 //!
 //! `time` loads the project and builds the engine untimed, then steps it (controllers, then the
@@ -27,10 +28,14 @@
 //! engine (the build untimed), and reports each phase's median CPU time over the N runs with every
 //! run's time beside it. A short scene (SR1 standing: ~25 ms of CPU) then carries less of the
 //! machine's noise in one measurement; `bench/mujoco_time.py` repeats MuJoCo's runs the same way.
+//!
+//! `patches` steps the whole run (untimed) and counts, from the engine's contact records after
+//! every step, how many of each pad's spheres touch (`patches.rs`; `bench/cslc_floor.py` reads it).
 
 mod cpu;
 mod describe;
 mod error;
+mod patches;
 mod phases;
 mod project;
 mod raw;
@@ -93,6 +98,18 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         copies: u32,
     },
+    /// Step a project's whole run (untimed) and print, per pad, how many of its spheres touched
+    /// over the steps, as JSON.
+    Patches {
+        /// The project file (tribo YAML or Choreonoid .cnoid).
+        project: PathBuf,
+        /// An engine of `tribo engines` with compliant pads (`cslc`, `cslc-rapier`).
+        #[arg(long, default_value = "cslc")]
+        engine: String,
+        /// tribo's share directory (default: as `tribo` finds it).
+        #[arg(long)]
+        share: Option<PathBuf>,
+    },
     /// Print the project's scene as JSON (bodies, contact coefficients, joint patterns).
     Describe {
         project: PathBuf,
@@ -122,6 +139,7 @@ fn main() -> ExitCode {
                 copies: copies as usize,
             },
         ),
+        Command::Patches { project, engine, share } => patches(&project, &engine, share),
         Command::Describe { project, share } => describe(&project, share),
     };
     match result {
@@ -296,6 +314,23 @@ fn time(path: &std::path::Path, engine: &str, options: TimeOptions) -> Result<St
         "worst_capped_relative_residual": last.capped.map(|(_, worst)| worst),
         "stage_wall_s": last.stages,
     });
+    Ok(out.to_string())
+}
+
+fn patches(path: &std::path::Path, engine: &str, share: Option<PathBuf>) -> Result<String, BenchError> {
+    let project = project::load(path, share)?;
+    let steps = planned_steps(&project)?;
+    let mut sim = tribo_stepper::TriboStepper::new(project, engine, false)?;
+    let mut counter = patches::PatchCounter::new(sim.pads());
+    for step in 1..=steps {
+        sim.step(step)?;
+        counter.add_step(sim.contacts());
+    }
+    let mut out = counter.to_json();
+    if let Some(map) = out.as_object_mut() {
+        map.insert("project".to_string(), json!(path.display().to_string()));
+        map.insert("engine".to_string(), json!(engine));
+    }
     Ok(out.to_string())
 }
 

@@ -53,6 +53,16 @@ impl TriboStepper {
         })
     }
 
+    /// The scene's pads.
+    pub fn pads(&self) -> usize {
+        self.simulator.scene().pads.len()
+    }
+
+    /// The contacts of the last step.
+    pub fn contacts(&self) -> &[tribo::ContactRecord] {
+        self.simulator.contacts()
+    }
+
     /// The highest root-link origin among the free bodies, m (a check that the worlds agree).
     pub fn top_height(&self) -> f64 {
         self.simulator
