@@ -34,7 +34,7 @@ use tribo_cslc::{Lattice, PatchResult};
 use tribo_engine::CompliantPoint;
 use tribo_engine::LinkRef;
 
-use crate::per_sphere::{common_length, distinct_links_into};
+use crate::per_sphere::distinct_links_into;
 
 use crate::explicit_rotation::{one_point_suffices, TurnBounds};
 use crate::restitution::{equivalent_stiffness, explicitly_stable, normal_split};
@@ -246,65 +246,44 @@ pub fn couple<'s>(
     regions.clear();
     regions.resize_with(links.len() * CELLS, Region::default);
     let spheres = pad.lattice.spheres();
-    let n = common_length(&[
-        spheres.len(),
-        pad.cells.len(),
-        pad.springs.len(),
-        patch.approaches.len(),
-        patch.sphere_targets.len(),
-        patch.sphere_forces.len(),
-        patch.normal_forces.len(),
-        patch.sphere_normals.len(),
-        patch.sphere_centers.len(),
-        patch.penetrations.len(),
-        patch.deflections.len(),
-        patch.sphere_friction.len(),
-    ]);
-    let (cells, springs) = (&pad.cells[..n], &pad.springs[..n]);
-    let (approaches, targets) = (&patch.approaches[..n], &patch.sphere_targets[..n]);
-    let (forces, normal_forces, normals) = (
-        &patch.sphere_forces[..n],
-        &patch.normal_forces[..n],
-        &patch.sphere_normals[..n],
-    );
-    let (centers, penetrations, deflections, frictions) = (
-        &patch.sphere_centers[..n],
-        &patch.penetrations[..n],
-        &patch.deflections[..n],
-        &patch.sphere_friction[..n],
-    );
-    for (i, sphere) in spheres[..n].iter().enumerate() {
-        let cell = cells[i];
-        if cell >= CELLS {
-            continue;
-        }
-        if let Some((t, phi, m)) = &approaches[i] {
-            let near = slot_of(*t).and_then(|slot| regions.get_mut(slot * CELLS + cell));
-            if let Some(Region { near, .. }) = near.filter(|_| *phi <= 0.0 && *phi > -sphere.radius) {
-                near.anchor += springs[i].anchor;
-                near.bound += springs[i].diagonal;
-                if near.phi.is_none_or(|best| *phi > best) {
-                    near.phi = Some(*phi);
-                    near.point = centers[i].coords;
-                    near.normal = *m;
-                }
-            }
-        }
-        let Some(slot) = targets[i].and_then(slot_of) else {
+    // A sphere's lattice data, if it has them and lies in a region (`cell < CELLS`).
+    let sphere_of = |i: usize| {
+        let (sphere, cell, springs) = (spheres.get(i)?, *pad.cells.get(i)?, pad.springs.get(i)?);
+        (cell < CELLS).then_some((sphere, cell, springs))
+    };
+    // Each field of a region sums its spheres in lattice order: the approaching spheres feed
+    // `near`, the touching ones the rest.
+    for s in &patch.approaching {
+        let Some((_, cell, springs)) = sphere_of(s.index) else {
             continue;
         };
-        let Some(region) = regions.get_mut(slot * CELLS + cell) else {
+        let Some(Region { near, .. }) = slot_of(s.target).and_then(|slot| regions.get_mut(slot * CELLS + cell)) else {
+            continue;
+        };
+        near.anchor += springs.anchor;
+        near.bound += springs.diagonal;
+        if near.phi.is_none_or(|best| s.gap > best) {
+            near.phi = Some(s.gap);
+            near.point = s.center.coords;
+            near.normal = s.normal;
+        }
+    }
+    for s in &patch.touching {
+        let Some((sphere, cell, springs)) = sphere_of(s.index) else {
+            continue;
+        };
+        let Some(region) = slot_of(s.target).and_then(|slot| regions.get_mut(slot * CELLS + cell)) else {
             continue;
         };
         let (f, fn_i, m, q, phi, w) = (
-            &forces[i],
-            normal_forces[i],
-            &normals[i],
-            &centers[i],
-            penetrations[i],
-            deflections[i],
+            &s.force,
+            s.normal_force,
+            &s.normal,
+            &s.center,
+            s.penetration,
+            s.deflection,
         );
-        let anchor = springs[i].anchor;
+        let anchor = springs.anchor;
         let hertz = if phi > 0.0 { 1.5 * fn_i / phi } else { 0.0 };
         region.force += f;
         region.normal += m * fn_i;
@@ -317,12 +296,12 @@ pub fn couple<'s>(
         };
         region.tangential_stiffness += pad.tangential_ratio * anchor;
         region.area += sphere.area;
-        region.weighted_friction += fn_i * frictions[i];
+        region.weighted_friction += fn_i * s.friction_coefficient;
         region.energy += fn_i * (0.5 * w.max(0.0) + 0.4 * phi.max(0.0));
         region.moment += (q - pad.origin).cross(f);
         // The sphere's stiffness bound (`explicit_rotation.rs`): normal and tangential anchor,
         // lateral springs to fixed neighbours, (1 + ρ) K_a + 2 L = 2 (K_a + L) + (ρ − 1) K_a.
-        let bound = 2.0 * springs[i].diagonal + (pad.tangential_ratio - 1.0) * anchor;
+        let bound = 2.0 * springs.diagonal + (pad.tangential_ratio - 1.0) * anchor;
         region.turn.add(bound, &(q - pad.origin));
     }
     residual_torques.clear();

@@ -1,4 +1,4 @@
-//! What the coupling and the records both need to walk a patch sphere by sphere.
+//! What the coupling and the records both need to walk a patch's touched links.
 
 use tribo_engine::LinkRef;
 
@@ -15,11 +15,4 @@ pub fn distinct_links_into(target_links: &[LinkRef], links: &mut Vec<LinkRef>) {
     links.extend_from_slice(target_links);
     links.sort();
     links.dedup();
-}
-
-/// The length the per-sphere lists of a patch share: the shortest of `lengths` (they are all
-/// the lattice's size; slicing every list to this one length lets a loop run without a bounds
-/// check per list).
-pub fn common_length(lengths: &[usize]) -> usize {
-    lengths.iter().copied().min().unwrap_or(0)
 }

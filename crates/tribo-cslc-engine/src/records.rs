@@ -2,13 +2,13 @@
 //! pressure, with the forces the host applied and the lattice's distribution in the patch detail.
 
 use nalgebra::Vector3;
-use tribo_cslc::PatchResult;
+use tribo_cslc::{PatchResult, TouchingSphere};
 use tribo_engine::CompliantPoint;
 use tribo_engine::{ContactRecord, PatchDetail};
 use tribo_engine::{LinkRef, Scene};
 
 use crate::pads::Pad;
-use crate::per_sphere::{common_length, distinct_links};
+use crate::per_sphere::distinct_links;
 
 /// What a patch's spheres touching one link sum to.
 #[derive(Default, Clone, Copy)]
@@ -25,9 +25,9 @@ struct LinkSums {
     depth: f64,
 }
 
-/// Records of `pad`'s patch: `a` the touched link, `b` the pad link (forces on the pad). The
-/// patch's per-sphere lists have the lattice's length (`tribo-cslc` `PatchResult`); spheres past
-/// the shortest list are left out.
+/// Records of `pad`'s patch: `a` the touched link, `b` the pad link (forces on the pad); `pad`'s
+/// solver holds the field of the step that returned `patch`. Spheres beyond the lattice are left
+/// out.
 pub fn patch_record(
     scene: &Scene,
     pad: &Pad,
@@ -38,62 +38,41 @@ pub fn patch_record(
 ) -> Vec<ContactRecord> {
     let links = distinct_links(target_links);
     let lattice = pad.solver.lattice();
-    let n = common_length(&[
-        lattice.len(),
-        patch.sphere_targets.len(),
-        patch.normal_forces.len(),
-        patch.sphere_normals.len(),
-        patch.sphere_centers.len(),
-        patch.sphere_forces.len(),
-        patch.penetrations.len(),
-        patch.pressures.len(),
-    ]);
-    let (spheres, normal_forces, normals) = (
-        &lattice.spheres()[..n],
-        &patch.normal_forces[..n],
-        &patch.sphere_normals[..n],
-    );
-    let (centers, forces, penetrations, pressures) = (
-        &patch.sphere_centers[..n],
-        &patch.sphere_forces[..n],
-        &patch.penetrations[..n],
-        &patch.pressures[..n],
-    );
+    let spheres = lattice.spheres();
     // The touching spheres in lattice order, each with its touched link as its index in `links`;
     // one pass sums every link's spheres, and the per-link passes below walk only these.
     let slots: Vec<Option<usize>> = target_links.iter().map(|l| links.binary_search(l).ok()).collect();
-    let mut touching: Vec<(usize, usize)> = Vec::with_capacity(n);
-    touching.extend(
-        patch.sphere_targets[..n]
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| t.and_then(|t| slots.get(t).copied().flatten()).map(|slot| (i, slot))),
-    );
+    let touching: Vec<(&TouchingSphere, usize)> = patch
+        .touching
+        .iter()
+        .filter(|s| s.index < spheres.len())
+        .filter_map(|s| slots.get(s.target).copied().flatten().map(|slot| (s, slot)))
+        .collect();
     let mut sums = vec![LinkSums::default(); links.len()];
-    for &(i, slot) in &touching {
-        let Some(sum) = sums.get_mut(slot) else {
+    for &(s, slot) in &touching {
+        let (Some(sum), Some(sphere)) = (sums.get_mut(slot), spheres.get(s.index)) else {
             continue;
         };
-        let fn_i = normal_forces[i];
-        sum.normal += normals[i] * fn_i;
-        sum.center += centers[i].coords * fn_i;
+        let fn_i = s.normal_force;
+        sum.normal += s.normal * fn_i;
+        sum.center += s.center.coords * fn_i;
         sum.total_normal += fn_i;
-        sum.area += spheres[i].area;
-        sum.depth = sum.depth.max(penetrations[i]);
+        sum.area += sphere.area;
+        sum.depth = sum.depth.max(s.penetration);
     }
     let mut records = Vec::new();
     for (slot, (link, sum)) in links.into_iter().zip(sums).enumerate() {
         if sum.total_normal <= 0.0 {
             continue;
         }
-        let mine = || touching.iter().filter(move |(_, s)| *s == slot).map(|&(i, _)| i);
+        let mine = || touching.iter().filter(move |(_, s)| *s == slot).map(|&(s, _)| s);
         // Per sphere of the lattice: the normal force and pressure of the link's spheres, 0
         // elsewhere (one walk for both).
         let mut sphere_normal_forces = vec![0.0; lattice.len()];
         let mut sphere_pressures = vec![0.0; lattice.len()];
-        for i in mine() {
-            if let (Some(f), Some(p)) = (sphere_normal_forces.get_mut(i), sphere_pressures.get_mut(i)) {
-                (*f, *p) = (normal_forces[i], pressures[i]);
+        for s in mine() {
+            if let (Some(f), Some(p)) = (sphere_normal_forces.get_mut(s.index), sphere_pressures.get_mut(s.index)) {
+                (*f, *p) = (s.normal_force, s.pressure);
             }
         }
         let mut force = Vector3::zeros();
@@ -106,8 +85,8 @@ pub fn patch_record(
         let normal = sum.normal.try_normalize(1e-300).unwrap_or_else(Vector3::z);
         let cop = sum.center / sum.total_normal;
         let friction_moment: f64 = mine()
-            .map(|i| {
-                let (q, f) = (centers[i].coords, forces[i]);
+            .map(|s| {
+                let (q, f) = (s.center.coords, s.force);
                 let tangential = f - normal * normal.dot(&f);
                 (q - cop).cross(&tangential).dot(&normal)
             })
@@ -126,7 +105,7 @@ pub fn patch_record(
                 pad: pad.index,
                 cell: lattice.spacing(),
                 sphere_positions: pad.sphere_positions.clone(),
-                sphere_deflections: patch.deflections.clone(),
+                sphere_deflections: pad.solver.deflections(),
                 center_of_pressure: cop,
                 friction_moment,
                 area,

@@ -4,7 +4,7 @@ use nalgebra::{Point3, Vector3};
 
 use crate::frames::TargetFrame;
 use crate::local::{hertz, mul3};
-use crate::result::{fit, refill, PatchResult, Wrench};
+use crate::result::{refill, ApproachingSphere, PatchResult, TouchingSphere, Wrench};
 use crate::solver::{CslcPad, Prepared, StepInput, SweepEnd};
 
 impl CslcPad {
@@ -32,14 +32,10 @@ impl CslcPad {
         let n = self.lattice().len();
         // The lists of a patch given back (`recycle`), else empty ones.
         let mut lists = self.take_patch_lists();
-        let mut normal_forces = std::mem::take(&mut lists.normal_forces);
-        refill(&mut normal_forces, n, 0.0);
-        let mut pressures = std::mem::take(&mut lists.pressures);
-        refill(&mut pressures, n, 0.0);
-        let mut sphere_forces = std::mem::take(&mut lists.sphere_forces);
-        refill(&mut sphere_forces, n, Vector3::zeros());
-        let mut sphere_centers = std::mem::take(&mut lists.sphere_centers);
-        fit(&mut sphere_centers, n, Point3::origin());
+        let mut touching = std::mem::take(&mut lists.touching);
+        touching.clear();
+        let mut approaching = std::mem::take(&mut lists.approaching);
+        approaching.clear();
         let mut target_wrenches = std::mem::take(&mut lists.target_wrenches);
         refill(&mut target_wrenches, input.targets.len(), Wrench::default());
         let mut pad = Wrench::default();
@@ -47,59 +43,39 @@ impl CslcPad {
         let mut weighted_center = Vector3::zeros();
         let mut normal_sum = Vector3::zeros();
         let mut total_normal = 0.0;
-        let mut tangential = std::mem::take(&mut lists.tangential);
-        refill(&mut tangential, n, Vector3::zeros());
-        let mut sphere_targets = std::mem::take(&mut lists.sphere_targets);
-        refill(&mut sphere_targets, n, None);
-        let mut sphere_normals = std::mem::take(&mut lists.sphere_normals);
-        refill(&mut sphere_normals, n, Vector3::zeros());
-        let mut penetrations = std::mem::take(&mut lists.penetrations);
-        refill(&mut penetrations, n, 0.0);
-        let mut sphere_friction = std::mem::take(&mut lists.sphere_friction);
-        refill(&mut sphere_friction, n, 0.0);
-        let mut deflections = std::mem::take(&mut lists.deflections);
-        fit(&mut deflections, n, 0.0);
-        // Spheres near a target but not touching it: the linearised surface at the solved field.
-        // This list, the centres and the deflections are written for every sphere below, so a
-        // kept list of the right length is not cleared first.
-        let mut approaches = std::mem::take(&mut lists.approaches);
-        fit(&mut approaches, n, None);
         let mut bottomed_out = None;
         // The contact state the next step starts from, written sphere by sphere below.
         let (mut sliding_state, mut target_state, mut penetration_state) = self.take_contact_state();
         refill(&mut sliding_state, n, false);
         refill(&mut target_state, n, None);
         refill(&mut penetration_state, n, 0.0);
-        // One pass over the spheres and their lists, zipped (no index lookups); only a touching
-        // sphere's entries are written by index. A sphere's final state reads only the solved
-        // field, never the sliding and contact flags the pass updates.
+        // One pass over the spheres, zipped (no index lookups); only a touching or approaching
+        // sphere is reported, and only its world centre is formed. A sphere's final state reads
+        // only the solved field, never the sliding and contact flags the pass updates.
         let spheres = self.lattice().spheres().iter().zip(self.displacements()).zip(prepared);
-        let outputs = deflections
-            .iter_mut()
-            .zip(approaches.iter_mut())
-            .zip(sphere_centers.iter_mut());
         let states = sliding_state
             .iter_mut()
             .zip(target_state.iter_mut())
             .zip(penetration_state.iter_mut());
-        for (
-            i,
-            (
-                (((sphere, delta), here), ((deflection, approach), sphere_center)),
-                ((sliding_now, target_now), penetration_now),
-            ),
-        ) in spheres.zip(outputs).zip(states).enumerate()
+        for (i, (((sphere, delta), here), ((sliding_now, target_now), penetration_now))) in
+            spheres.zip(states).enumerate()
         {
             let delta = *delta;
             let (area, radius) = (sphere.area, sphere.radius);
-            *deflection = -delta.dot(&sphere.normal);
             let surface = here.surface;
             // The linearised penetration at the solved field, `φ₀ − m·(δ − δ₀)`.
             let linear = surface.map(|s| s.penetration - s.normal.dot(&(delta - s.delta)));
-            *approach = surface.zip(linear).map(|(s, phi)| (s.target, phi, to_world(&s.normal)));
             let center = sphere.rest_position + delta;
-            let world_center = Point3::from(to_world(&center.coords) + pose.translation.vector);
-            *sphere_center = world_center;
+            let world_center = || Point3::from(to_world(&center.coords) + pose.translation.vector);
+            if let Some((s, gap)) = surface.zip(linear).filter(|(_, gap)| *gap <= 0.0 && *gap > -radius) {
+                approaching.push(ApproachingSphere {
+                    index: i,
+                    target: s.target,
+                    gap,
+                    normal: to_world(&s.normal),
+                    center: world_center(),
+                });
+            }
             let out = surface
                 .zip(linear)
                 .is_some_and(|(s, linear)| self.out_of_contact_at(frames, &s, &center, radius, linear));
@@ -113,51 +89,41 @@ impl CslcPad {
             };
             let (force_normal, friction, sliding) = self.contact_forces(input, prepared, i, &c, &delta, area);
             *sliding_now = sliding;
-            if let Some(v) = sphere_friction.get_mut(i) {
-                *v = if sliding {
-                    input.dynamic_friction
-                } else {
-                    input.friction
-                };
-            }
             *target_now = Some(c.target);
             *penetration_now = c.penetration;
             if c.penetration > radius && bottomed_out.is_none() {
                 bottomed_out = Some((i, c.penetration, radius));
             }
+            let center = world_center();
             let normal_world = to_world(&c.normal);
             let friction_world = to_world(&friction);
             let force = normal_world * force_normal + friction_world;
-            let torque = (world_center - origin).cross(&force);
+            let torque = (center - origin).cross(&force);
             pad.force += force;
             pad.torque += torque;
             if let Some(w) = target_wrenches.get_mut(c.target) {
                 w.force -= force;
                 w.torque -= torque;
             }
-            if let Some(v) = normal_forces.get_mut(i) {
-                *v = force_normal;
-            }
-            if let Some(v) = pressures.get_mut(i) {
-                *v = if area > 0.0 { force_normal / area } else { 0.0 };
-            }
-            if let Some(v) = sphere_forces.get_mut(i) {
-                *v = force;
-            }
-            if let Some(v) = tangential.get_mut(i) {
-                *v = friction_world;
-            }
-            if let Some(v) = sphere_targets.get_mut(i) {
-                *v = Some(c.target);
-            }
-            if let Some(v) = sphere_normals.get_mut(i) {
-                *v = normal_world;
-            }
-            if let Some(v) = penetrations.get_mut(i) {
-                *v = c.penetration;
-            }
+            touching.push(TouchingSphere {
+                index: i,
+                target: c.target,
+                normal_force: force_normal,
+                pressure: if area > 0.0 { force_normal / area } else { 0.0 },
+                force,
+                friction: friction_world,
+                center,
+                normal: normal_world,
+                penetration: c.penetration,
+                deflection: -delta.dot(&sphere.normal),
+                friction_coefficient: if sliding {
+                    input.dynamic_friction
+                } else {
+                    input.friction
+                },
+            });
             contact_area += area;
-            weighted_center += world_center.coords * force_normal;
+            weighted_center += center.coords * force_normal;
             normal_sum += normal_world * force_normal;
             total_normal += force_normal;
         }
@@ -166,12 +132,9 @@ impl CslcPad {
         let patch_normal = normal_sum.try_normalize(1e-300).unwrap_or_else(Vector3::zeros);
         // Only touching spheres carry friction (the others' terms are zero).
         let friction_moment = center_of_pressure.map_or(0.0, |cop| {
-            sphere_centers
+            touching
                 .iter()
-                .zip(&tangential)
-                .zip(&sphere_targets)
-                .filter(|(_, target)| target.is_some())
-                .map(|((q, f), _)| (q - cop).cross(f).dot(&patch_normal))
+                .map(|s| (s.center - cop).cross(&s.friction).dot(&patch_normal))
                 .sum()
         });
         let mut messages = Vec::new();
@@ -196,7 +159,6 @@ impl CslcPad {
             ));
         }
         let fast_impact = fast_impact_sphere.is_some() || bottomed_out.is_some();
-        lists.tangential = tangential;
         self.keep_patch_lists(lists);
         PatchResult {
             total_force: pad.force,
@@ -207,16 +169,8 @@ impl CslcPad {
             patch_normal,
             friction_moment,
             contact_area,
-            normal_forces,
-            pressures,
-            sphere_forces,
-            sphere_centers,
-            sphere_targets,
-            approaches,
-            sphere_normals,
-            penetrations,
-            deflections,
-            sphere_friction,
+            touching,
+            approaching,
             iterations,
             residual,
             converged,

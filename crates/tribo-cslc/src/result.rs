@@ -23,12 +23,62 @@ impl Wrench {
     }
 }
 
+/// A sphere in contact at the end of a step. Vectors are in the world frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TouchingSphere {
+    /// The sphere's index in the lattice.
+    pub index: usize,
+    /// The touched target (index as given).
+    pub target: usize,
+    /// Normal (Hertz) force magnitude `f_n,i`, N.
+    pub normal_force: f64,
+    /// Pressure `f_n,i / a_i`, Pa.
+    pub pressure: f64,
+    /// Contact plus friction force the target exerts on the sphere, N.
+    pub force: Vector3<f64>,
+    /// The friction part of `force`, N.
+    pub friction: Vector3<f64>,
+    /// Centre `q_i`, m.
+    pub center: Point3<f64>,
+    /// Outward normal of the touched target.
+    pub normal: Vector3<f64>,
+    /// Penetration `φ_i`, m.
+    pub penetration: f64,
+    /// Inward deflection of the skin `−δ_i·n_i`, m (positive when pushed in).
+    pub deflection: f64,
+    /// Friction coefficient at the end of the step: `μ_d` for a sliding sphere, `μ_s` for a
+    /// sticking one.
+    pub friction_coefficient: f64,
+}
+
+/// A sphere within one radius of a target's linearised surface without penetrating it: what a
+/// host needs to anticipate a contact within the next step. Vectors are in the world frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ApproachingSphere {
+    /// The sphere's index in the lattice.
+    pub index: usize,
+    /// The nearest target (index as given).
+    pub target: usize,
+    /// `φ = r − d` on the target's tangent plane at the start of the step, evaluated at the
+    /// solved field: `−r_i < φ ≤ 0` (a gap of up to one radius), m.
+    pub gap: f64,
+    /// The target's outward normal.
+    pub normal: Vector3<f64>,
+    /// Centre `q_i`, m.
+    pub center: Point3<f64>,
+}
+
 /// Result of one pad step. Vectors are in the world frame.
 ///
-/// Sign convention: `sphere_forces[i]` is the force the target exerts on sphere `i` (contact
+/// Sign convention: a touching sphere's `force` is the force the target exerts on it (contact
 /// plus friction), applied at the sphere centre. The anchors pass it to the link, so
 /// `pad_wrench` is their sum (torques about the pad origin) and each touched target receives the
 /// exact opposite of its share in `target_wrenches` (momentum conserved by construction).
+///
+/// Per-sphere values are listed for the spheres they concern — the touching spheres and the
+/// approaching ones, each list in lattice order — so that the spheres out of contact cost the
+/// step nothing to report; [`PatchResult::normal_forces`] and [`PatchResult::pressures`] give the
+/// whole lattice's lists, and [`crate::CslcPad::deflections`] the whole field's deflections.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PatchResult {
     /// Total force on the pad link, N.
@@ -48,29 +98,11 @@ pub struct PatchResult {
     pub friction_moment: f64,
     /// Area of the touching spheres `Σ a_i`, m².
     pub contact_area: f64,
-    /// Per-sphere normal (Hertz) force magnitude, N.
-    pub normal_forces: Vec<f64>,
-    /// Per-sphere pressure `f_n,i / a_i`, Pa.
-    pub pressures: Vec<f64>,
-    /// Per-sphere contact + friction force on the sphere, N.
-    pub sphere_forces: Vec<Vector3<f64>>,
-    /// Per-sphere centre `q_i`, m.
-    pub sphere_centers: Vec<Point3<f64>>,
-    /// Per-sphere index of the touched target (`None` without contact).
-    pub sphere_targets: Vec<Option<usize>>,
-    /// Per-sphere nearest target within reach at the end of the step, touching or not:
-    /// `(target, φ, outward normal (world))` with `φ < 0` a gap, m (the start-of-step tangent
-    /// plane; hosts use it to anticipate contact within the next step).
-    pub approaches: Vec<Option<(usize, f64, Vector3<f64>)>>,
-    /// Per-sphere outward normal of the touched target (world; zero without contact).
-    pub sphere_normals: Vec<Vector3<f64>>,
-    /// Per-sphere penetration `φ_i`, m (0 without contact).
-    pub penetrations: Vec<f64>,
-    /// Per-sphere inward deflection of the skin `−δ_i·n_i`, m (positive when pushed in).
-    pub deflections: Vec<f64>,
-    /// Per-sphere friction coefficient at the end of the step: `μ_d` for a sliding sphere, `μ_s`
-    /// for a sticking one (0 without contact).
-    pub sphere_friction: Vec<f64>,
+    /// The spheres in contact, in lattice order.
+    pub touching: Vec<TouchingSphere>,
+    /// The spheres within one radius of a target's linearised surface, not penetrating it, in
+    /// lattice order (a sphere that touches the true surface may be among them).
+    pub approaching: Vec<ApproachingSphere>,
     /// Jacobi iterations performed.
     pub iterations: usize,
     /// Final relative force residual `Σ_i |r_i| / load`.
@@ -84,40 +116,45 @@ pub struct PatchResult {
     pub warning: Option<String>,
 }
 
+impl PatchResult {
+    /// The normal force `f_n,i` of each of a lattice's `spheres` spheres, N (0 out of contact).
+    pub fn normal_forces(&self, spheres: usize) -> Vec<f64> {
+        self.per_sphere(spheres, |s| s.normal_force)
+    }
+
+    /// The pressure `f_n,i / a_i` of each of a lattice's `spheres` spheres, Pa (0 out of contact).
+    pub fn pressures(&self, spheres: usize) -> Vec<f64> {
+        self.per_sphere(spheres, |s| s.pressure)
+    }
+
+    /// `value` of each touching sphere at its index of a list of `spheres` zeros.
+    fn per_sphere(&self, spheres: usize, value: impl Fn(&TouchingSphere) -> f64) -> Vec<f64> {
+        let mut list = vec![0.0; spheres];
+        for s in &self.touching {
+            if let Some(v) = list.get_mut(s.index) {
+                *v = value(s);
+            }
+        }
+        list
+    }
+}
+
 /// The lists of a [`PatchResult`] as storage: a pad keeps those of a patch given back
 /// ([`crate::CslcPad::recycle`]) and fills them in place in its next step instead of allocating
 /// them anew. Their contents are never read.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PatchLists {
     pub target_wrenches: Vec<Wrench>,
-    pub normal_forces: Vec<f64>,
-    pub pressures: Vec<f64>,
-    pub sphere_forces: Vec<Vector3<f64>>,
-    pub sphere_centers: Vec<Point3<f64>>,
-    pub sphere_targets: Vec<Option<usize>>,
-    pub approaches: Vec<Option<(usize, f64, Vector3<f64>)>>,
-    pub sphere_normals: Vec<Vector3<f64>>,
-    pub penetrations: Vec<f64>,
-    pub deflections: Vec<f64>,
-    pub sphere_friction: Vec<f64>,
-    /// Each sphere's friction (world), for the friction moment; not part of the patch.
-    pub tangential: Vec<Vector3<f64>>,
+    pub touching: Vec<TouchingSphere>,
+    pub approaching: Vec<ApproachingSphere>,
 }
 
 impl PatchLists {
-    /// Keeps the lists of `patch` (and the friction list already kept).
+    /// Keeps the lists of `patch`.
     pub fn keep(&mut self, patch: PatchResult) {
         self.target_wrenches = patch.target_wrenches;
-        self.normal_forces = patch.normal_forces;
-        self.pressures = patch.pressures;
-        self.sphere_forces = patch.sphere_forces;
-        self.sphere_centers = patch.sphere_centers;
-        self.sphere_targets = patch.sphere_targets;
-        self.approaches = patch.approaches;
-        self.sphere_normals = patch.sphere_normals;
-        self.penetrations = patch.penetrations;
-        self.deflections = patch.deflections;
-        self.sphere_friction = patch.sphere_friction;
+        self.touching = patch.touching;
+        self.approaching = patch.approaching;
     }
 }
 
@@ -125,12 +162,4 @@ impl PatchLists {
 pub(crate) fn refill<T: Clone>(list: &mut Vec<T>, n: usize, value: T) {
     list.clear();
     list.resize(n, value);
-}
-
-/// `list` with `n` entries: as it is if it has them, else [`refill`]ed with `value`. For a list
-/// whose every entry is written next.
-pub(crate) fn fit<T: Clone>(list: &mut Vec<T>, n: usize, value: T) {
-    if list.len() != n {
-        refill(list, n, value);
-    }
 }

@@ -391,6 +391,17 @@ impl CslcPad {
         &self.displacement
     }
 
+    /// Each sphere's inward deflection of the skin `−δ_i·n_i` in the current field (the last
+    /// step's solution), m (positive when pushed in).
+    pub fn deflections(&self) -> Vec<f64> {
+        self.lattice
+            .spheres()
+            .iter()
+            .zip(&self.displacement)
+            .map(|(sphere, delta)| -delta.dot(&sphere.normal))
+            .collect()
+    }
+
     /// Gives back a patch this pad returned, once read: its next step fills the patch's lists in
     /// place instead of allocating them (a pad stepped every millisecond otherwise allocates a
     /// dozen per-sphere lists per step). Optional; the patch's values play no part.

@@ -71,7 +71,7 @@ fn compare(name: &str, lattice: &Lattice, targets: &[&dyn Target], friction: f64
         chebyshev.0.iterations,
         red_black.0.iterations,
         jacobi.0.total_force.norm(),
-        jacobi.0.normal_forces.iter().filter(|f| **f > 0.0).count(),
+        jacobi.0.touching.iter().filter(|s| s.normal_force > 0.0).count(),
     );
     for (what, gap) in [
         ("Chebyshev displacements", displacement_gap),

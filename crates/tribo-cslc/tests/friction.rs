@@ -91,11 +91,10 @@ fn pressed(params: CslcParams) -> (CslcPad, f64) {
 /// normal (world −Z).
 fn sphere_split(result: &PatchResult) -> Vec<(f64, f64)> {
     result
-        .sphere_forces
+        .touching
         .iter()
-        .zip(&result.normal_forces)
-        .filter(|(_, fn_)| **fn_ > 0.0)
-        .map(|(f, fn_)| (f.xy().norm(), *fn_))
+        .filter(|s| s.normal_force > 0.0)
+        .map(|s| (s.force.xy().norm(), s.normal_force))
         .collect()
 }
 
@@ -323,10 +322,11 @@ fn twist_moment_is_the_polar_stick_stiffness_then_saturates() {
         let result = twist(&mut pad, depth, theta, 0.5, 25);
         let normal = -result.total_force.z;
         let cop = result.center_of_pressure.expect("contact");
+        let spheres = pad.lattice().spheres();
         let discrete: f64 = result
-            .normal_forces
+            .normal_forces(spheres.len())
             .iter()
-            .zip(pad.lattice().spheres())
+            .zip(spheres)
             .map(|(fn_, s)| MU * fn_ * (s.rest_position.xy() - cop.xy()).norm())
             .sum();
         let analytic = continuous * MU * normal * SIZE;

@@ -33,7 +33,7 @@ fn decay_length(ratio: f64) -> f64 {
     let targets: [&dyn Target; 1] = [&indenter];
     let result = common::step(&mut pad, &targets, 0.0);
     assert!(result.converged, "{:?}", result.warning);
-    let touching = result.normal_forces.iter().filter(|f| **f > 0.0).count();
+    let touching = result.touching.iter().filter(|s| s.normal_force > 0.0).count();
     assert_eq!(touching, 1, "the indenter must load a single sphere");
     let spheres = pad.lattice().spheres();
     let positions: Vec<[f64; 2]> = spheres.iter().map(|s| [s.rest_position.x, s.rest_position.y]).collect();
@@ -42,7 +42,7 @@ fn decay_length(ratio: f64) -> f64 {
         .zip(pad.displacements())
         .map(|(s, d)| -s.normal.dot(d))
         .collect();
-    fit_decay_length(H, &positions, &deflections, &result.normal_forces)
+    fit_decay_length(H, &positions, &deflections, &result.normal_forces(spheres.len()))
         .expect("a decay length (the error says why not)")
 }
 

@@ -110,13 +110,8 @@ fn wrenches_balance_and_torque_follows_the_centre_of_pressure() {
         dt: 1e-3,
     };
     let result = pad.step(&input).expect("step");
-    let sum: Vector3<f64> = result.sphere_forces.iter().sum();
-    let sum_torque: Vector3<f64> = result
-        .sphere_centers
-        .iter()
-        .zip(&result.sphere_forces)
-        .map(|(q, f)| q.coords.cross(f))
-        .sum();
+    let sum: Vector3<f64> = result.touching.iter().map(|s| s.force).sum();
+    let sum_torque: Vector3<f64> = result.touching.iter().map(|s| s.center.coords.cross(&s.force)).sum();
     let on_targets: Vector3<f64> = result.target_wrenches.iter().map(|w| w.force).sum();
     let targets_torque: Vector3<f64> = result.target_wrenches.iter().map(|w| w.torque).sum();
     let scale = sum.norm();

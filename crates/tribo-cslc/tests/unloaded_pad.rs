@@ -23,14 +23,14 @@ fn a_pad_lifted_off_its_target_rests_at_exactly_zero_without_sweeps() {
     for _ in 0..3 {
         let lifted = step(&mut pad, &[&below as &dyn Target], 0.5);
         assert!(
-            lifted.approaches.iter().any(Option::is_some),
+            !lifted.approaching.is_empty(),
             "the plane must stay within the spheres' reach"
         );
         assert!(lifted.converged);
         assert_eq!(lifted.iterations, 0);
         assert_eq!(lifted.residual, 0.0);
         assert_eq!(lifted.total_force, Vector3::zeros());
-        assert!(lifted.sphere_targets.iter().all(Option::is_none));
+        assert!(lifted.touching.is_empty());
         assert!(pad.displacements().iter().all(|d| *d == Vector3::zeros()));
     }
 }
