@@ -194,8 +194,16 @@ impl Surface {
 /// `μ_s`), m/s: the slip threshold of Choreonoid's AIST simulator, as `pgs` uses it.
 const SLIP_SPEED: f64 = 1e-4;
 
-/// Sphere radii beyond its own radius within which a target stays a candidate for a step.
-const REACH_RADII: f64 = 2.0;
+/// Sphere radii beyond its own radius within which a target stays a candidate for a step: the
+/// spheres a patch lists as approaching lie within one radius of a target
+/// (`PatchResult::approaching`), and a sphere farther from every target at the start of a step
+/// touches none within it unless the sweeps move its skin by more than a radius — a step whose
+/// penetrations grow by more than `impact_fraction` radii is flagged a fast impact already.
+const REACH_RADII: f64 = 1.0;
+
+/// Radii of the largest sphere by which the query region reaches beyond the spheres' centres
+/// (`CslcPad::step`).
+const QUERY_MARGIN_RADII: f64 = 4.0;
 
 /// Relative margin of the tangent-plane contact test (`out_of_contact_at`), per metre of the lengths
 /// involved: f64 rounding of a distance query is a few 1e-16 of them.
@@ -862,7 +870,7 @@ impl CslcPad {
         // Every point the step queries is a sphere centre `x_i + δ_i` at the start (|δ_i| ≤
         // spread) or at the solved field (checked below), or a cluster's rest centroid: within
         // `allowance` of the rest box, where a floor's distance is its top face's.
-        let allowance = 2.0 * spread + (2.0 + REACH_RADII) * self.largest_radius;
+        let allowance = 2.0 * spread + QUERY_MARGIN_RADII * self.largest_radius;
         let region = self.query_box(allowance);
         let mut frames = self.frames.take();
         target_frames_into(targets, &pose, region.as_ref(), &mut frames);
