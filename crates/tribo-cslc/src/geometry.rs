@@ -126,9 +126,21 @@ pub struct Lattice {
     spheres: Vec<LatticeSphere>,
     neighbours: Vec<GridNeighbours>,
     spacing: f64,
+    /// `Σ a_i`, summed once (a step's residual floor reads it).
+    area: f64,
 }
 
 impl Lattice {
+    fn new(spheres: Vec<LatticeSphere>, neighbours: Vec<GridNeighbours>, spacing: f64) -> Lattice {
+        let area = spheres.iter().map(|s| s.area).sum();
+        Lattice {
+            spheres,
+            neighbours,
+            spacing,
+            area,
+        }
+    }
+
     /// The spheres, in grid (row-major) order.
     pub fn spheres(&self) -> &[LatticeSphere] {
         &self.spheres
@@ -169,7 +181,7 @@ impl Lattice {
 
     /// Total pad area `Σ a_i`, m².
     pub fn area(&self) -> f64 {
-        self.spheres.iter().map(|s| s.area).sum()
+        self.area
     }
 }
 
@@ -246,11 +258,7 @@ fn build_flat(nx: usize, ny: usize, h: f64, r: f64) -> Result<Lattice, CslcError
         }
     }
     let neighbours = grid_neighbours(nx, ny, &index, spheres.len());
-    Ok(Lattice {
-        spheres,
-        neighbours,
-        spacing: h,
-    })
+    Ok(Lattice::new(spheres, neighbours, h))
 }
 
 /// Dome lattice. The area element of the cap over its base disc is `dA = dx dy / n_z`
@@ -302,11 +310,7 @@ fn build_dome(radius: f64, alpha: f64, n: usize, r: f64) -> Result<Lattice, Cslc
         s.area *= cap_area / sampled;
     }
     let neighbours = grid_neighbours(n, n, &index, spheres.len());
-    Ok(Lattice {
-        spheres,
-        neighbours,
-        spacing: cell,
-    })
+    Ok(Lattice::new(spheres, neighbours, cell))
 }
 
 #[cfg(test)]

@@ -438,13 +438,19 @@ impl CslcPad {
         self.sliding.iter_mut().for_each(|s| *s = false);
     }
 
-    /// The largest displacement `max_i |δ_i|`, m.
+    /// The largest displacement `max_i |δ_i|`, m. Four running maxima, one per lane of four
+    /// spheres, instead of one chain of dependent comparisons: the largest of a set is the same
+    /// whichever way it is grouped (`f64::max` passes over NaN in any order alike).
     fn spread(&self) -> f64 {
-        self.displacement
-            .iter()
-            .map(|d| d.norm_squared())
-            .fold(0.0, f64::max)
-            .sqrt()
+        let mut lanes = [0.0f64; 4];
+        let mut chunks = self.displacement.chunks_exact(4);
+        for chunk in chunks.by_ref() {
+            for (lane, d) in lanes.iter_mut().zip(chunk) {
+                *lane = lane.max(d.norm_squared());
+            }
+        }
+        let rest = chunks.remainder().iter().map(|d| d.norm_squared()).fold(0.0, f64::max);
+        lanes.iter().fold(rest, |a, b| a.max(*b)).sqrt()
     }
 
     /// The rest box grown by `allowance` on every side (`None` for an empty lattice).
