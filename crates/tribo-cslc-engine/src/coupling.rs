@@ -220,8 +220,8 @@ fn anticipated(pad: &PadCoupling, link: LinkRef, near: &Near) -> Option<Complian
 
 /// The compliant points of `patch`, appended to `points`, and its residual torques (in
 /// `scratch`, whose lists the step reuses); `target_links[t]` is the link of target `t`. The
-/// patch's per-sphere lists have the lattice's length (`tribo-cslc` `PatchResult`); spheres past
-/// the shortest list are left out.
+/// patch lists its touching and approaching spheres by lattice index (`tribo-cslc`
+/// `PatchResult`); an index beyond the pad's lattice, cells or springs is left out.
 pub fn couple<'s>(
     pad: &PadCoupling,
     patch: &PatchResult,

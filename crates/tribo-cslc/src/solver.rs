@@ -411,8 +411,8 @@ impl CslcPad {
     }
 
     /// Gives back a patch this pad returned, once read: its next step fills the patch's lists in
-    /// place instead of allocating them (a pad stepped every millisecond otherwise allocates a
-    /// dozen per-sphere lists per step). Optional; the patch's values play no part.
+    /// place instead of allocating them (a pad stepped every millisecond otherwise allocates its
+    /// lists anew every step). Optional; the patch's values play no part.
     pub fn recycle(&mut self, patch: PatchResult) {
         self.patch_lists.keep(patch);
     }
