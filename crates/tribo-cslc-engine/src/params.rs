@@ -12,7 +12,7 @@
 //!       lateral_length: 0.002       # ℓ, m (or stiffness_ratio: k_ℓ/k_a, then ℓ = h √ratio)
 //!       contact_stiffness: 1.0e12   # k_c, N/m^3.5 (Hertz-type p = k_c φ^{3/2})
 //!       damping: 0.0                # c_a, N·s/m³ (viscous, per area, on the patch)
-//!       acceleration: red_black     # or chebyshev, or jacobi (damped, with `relaxation`)
+//!       acceleration: adaptive      # or condensed, red_black, chebyshev, or jacobi (damped, with `relaxation`)
 //!       tolerance: 1.0e-6
 //!       max_iterations: 500
 //! ```
@@ -25,7 +25,7 @@
 //! | `contact_stiffness` | `k_c` | N/m^3.5 | 1e12 |
 //! | `damping` | `c_a` | N·s/m³ | 0 |
 //! | `relaxation` | ω of damped Jacobi | – | 0.8 |
-//! | `acceleration` | `red_black` (SOR), `chebyshev` or `jacobi` | – | `red_black` |
+//! | `acceleration` | `adaptive` (condensed while few spheres touch, else red-black), `condensed`, `red_black` (SOR), `chebyshev` or `jacobi` | – | `adaptive` |
 //! | `tolerance` | relative force residual | – | 1e-6 |
 //! | `max_iterations` | sweep cap per step | – | 500 |
 //! | `impact_fraction` | fast-impact threshold (× sphere radius per step) | – | 0.5 |
@@ -86,6 +86,8 @@ struct CslcBlock {
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(rename = "acceleration", rename_all = "snake_case")]
 enum AccelerationName {
+    Adaptive,
+    Condensed,
     RedBlack,
     Chebyshev,
     Jacobi,
@@ -135,6 +137,8 @@ pub fn pad_material(material: &Material) -> Result<PadMaterial, Diagnostic> {
         acceleration: match b.acceleration {
             None => defaults.acceleration,
             Some(AccelerationName::RedBlack) => Acceleration::RedBlackSor,
+            Some(AccelerationName::Condensed) => Acceleration::Condensed,
+            Some(AccelerationName::Adaptive) => Acceleration::Adaptive,
             Some(AccelerationName::Chebyshev) => Acceleration::Chebyshev,
             Some(AccelerationName::Jacobi) => Acceleration::DampedJacobi,
         },
@@ -199,6 +203,8 @@ mod tests {
         assert_eq!(m.params.tolerance, CslcParams::default().tolerance);
         for (name, expected) in [
             ("red_black", Acceleration::RedBlackSor),
+            ("condensed", Acceleration::Condensed),
+            ("adaptive", Acceleration::Adaptive),
             ("chebyshev", Acceleration::Chebyshev),
             ("jacobi", Acceleration::DampedJacobi),
         ] {

@@ -103,6 +103,7 @@ fn lattice_sweep(c: &mut Criterion) {
     let mut accelerations = vec![default];
     accelerations.extend(
         [
+            Acceleration::Condensed,
             Acceleration::RedBlackSor,
             Acceleration::Chebyshev,
             Acceleration::DampedJacobi,

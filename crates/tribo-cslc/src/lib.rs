@@ -49,7 +49,9 @@
 //! "§N" is a section of `docs/design/lattice-model.md`.
 
 mod assemble;
+mod band;
 pub mod bessel;
+mod condensed;
 pub mod decay;
 mod frames;
 mod geometry;

@@ -224,7 +224,7 @@ fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64, current: f64, curr
     coefficient * s * s * s
 }
 
-#[inline]
+#[inline(always)]
 pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let k = p.stiffness;
     let b = p.neighbour_pull;

@@ -81,16 +81,28 @@ pub(crate) fn colour_classes(lattice: &Lattice) -> Vec<Vec<usize>> {
 }
 
 impl CslcPad {
-    /// Sweeps to the tolerance; returns how they ended and leaves the
-    /// solved field in the pad.
+    /// Sweeps to the tolerance from `start` (the extrapolated field if `None`); returns how they
+    /// ended and leaves the solved field in the pad.
     ///
     /// Kept out of line: inlined into `CslcPad::step` it ran 0.8 % more instructions.
     #[inline(never)]
-    pub(crate) fn red_black_sweeps(&mut self, input: &StepInput, prepared: &mut [Prepared], floor: f64) -> SweepEnd {
+    pub(crate) fn red_black_sweeps(
+        &mut self,
+        input: &StepInput,
+        prepared: &mut [Prepared],
+        floor: f64,
+        start: Option<Vec<Vector3<f64>>>,
+    ) -> SweepEnd {
         let rho = self.chebyshev_radius().min(0.999_999);
         let mut omega = (2.0 / (1.0 + (1.0 - rho * rho).sqrt())).min(MAX_OMEGA);
-        let mut field = self.take_spare_field();
-        self.initial_iterate_into(&mut field);
+        let mut field = match start {
+            Some(field) => field,
+            None => {
+                let mut field = self.take_spare_field();
+                self.initial_iterate_into(&mut field);
+                field
+            }
+        };
         // The rest slot after the spheres, which the unused neighbour slots point at
         // (`Lattice::neighbour_slots`); taken off again before the field is committed.
         let spheres = field.len();

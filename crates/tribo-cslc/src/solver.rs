@@ -9,6 +9,8 @@
 use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 
+use crate::condensed::{Compliance, Condensed, SweepHistory, MAX_SPHERES};
+
 use crate::frames::{target_frames_into, QueryBox, TargetFrame};
 use crate::geometry::{CslcError, Lattice};
 use crate::kept::KeptList;
@@ -180,7 +182,7 @@ pub(crate) struct Surface {
 }
 
 impl Surface {
-    fn contact_at(&self, delta: &Vector3<f64>) -> Option<Contact> {
+    pub(crate) fn contact_at(&self, delta: &Vector3<f64>) -> Option<Contact> {
         let penetration = self.penetration - self.normal.dot(&(delta - self.delta));
         (penetration > 0.0).then_some(Contact {
             target: self.target,
@@ -288,6 +290,16 @@ pub struct CslcPad {
     motions: Vec<Option<(Twist, Point3<f64>)>>,
     candidates: Vec<u64>,
     squares: Vec<f64>,
+    /// The pad's compliance `G = K⁻¹` for the condensed solve (`condensed.rs`), factored at the
+    /// first step that condenses, its columns formed as spheres touch; `None` before, or where
+    /// it cannot be formed.
+    compliance_matrix: Option<Compliance>,
+    /// [`Self::compliance_matrix`] has been formed, or found impossible.
+    compliance_tried: bool,
+    /// The sweeps of the last red-black and the last condensed step (`Acceleration::Adaptive`).
+    sweep_history: SweepHistory,
+    /// Storage of a step's condensed system, kept between steps.
+    condensed: Condensed,
 }
 
 impl CslcPad {
@@ -359,6 +371,10 @@ impl CslcPad {
             motions: Vec::new(),
             candidates: Vec::new(),
             squares: Vec::new(),
+            compliance_matrix: None,
+            compliance_tried: false,
+            sweep_history: SweepHistory::default(),
+            condensed: Condensed::default(),
         })
     }
 
@@ -835,6 +851,77 @@ impl CslcPad {
         self.displacement.iter_mut().for_each(|d| *d = Vector3::zeros());
     }
 
+    /// The pad can have a compliance (`condensed.rs`): its sphere stiffnesses are diagonal in
+    /// the pad frame and it has at most [`MAX_SPHERES`] spheres.
+    pub(crate) fn can_condense(&self) -> bool {
+        self.diagonal_springs.is_some() && self.lattice.len() <= MAX_SPHERES
+    }
+
+    /// The pad's compliance (`condensed.rs`), factored at the first call, taken out of the pad
+    /// for a step's condensed solve (put back with [`Self::keep_compliance`]); `None` where it
+    /// cannot be formed.
+    pub(crate) fn take_compliance(&mut self) -> Option<Compliance> {
+        if !self.compliance_tried {
+            self.compliance_tried = true;
+            self.compliance_matrix = self.diagonal_springs.as_ref().and_then(|springs| {
+                let diagonals: Vec<Vector3<f64>> = springs.iter().map(|(k, _)| *k).collect();
+                Compliance::new(&self.lattice, &diagonals, self.lateral_spring)
+            });
+        }
+        self.compliance_matrix.take()
+    }
+
+    /// The sweeps of the last red-black and the last condensed step, to read and record.
+    pub(crate) fn sweep_history_mut(&mut self) -> &mut SweepHistory {
+        &mut self.sweep_history
+    }
+
+    /// Puts back the compliance [`Self::take_compliance`] took, with the columns it formed.
+    pub(crate) fn keep_compliance(&mut self, compliance: Compliance) {
+        self.compliance_matrix = Some(compliance);
+    }
+
+    /// The storage of the condensed system, taken out of the pad.
+    pub(crate) fn take_condensed(&mut self) -> Condensed {
+        std::mem::take(&mut self.condensed)
+    }
+
+    /// Puts back the storage [`Self::take_condensed`] took.
+    pub(crate) fn keep_condensed(&mut self, condensed: Condensed) {
+        self.condensed = condensed;
+    }
+
+    /// `K_i δ` of sphere `i` (anchor and lateral diagonal).
+    pub(crate) fn stiffness_times(&self, i: usize, delta: &Vector3<f64>) -> Vector3<f64> {
+        mul3(self.stiffness.get(i).unwrap_or(&IDENTITY), delta)
+    }
+
+    /// Sphere `i`'s entry of the initial iterate ([`Self::initial_iterate`]), formed alone.
+    #[inline]
+    pub(crate) fn extrapolated(&self, i: usize) -> Vector3<f64> {
+        match (self.displacement.get(i), self.previous_displacement.get(i)) {
+            (Some(d), Some(p)) => d + (d - p),
+            _ => Vector3::zeros(),
+        }
+    }
+
+    /// [`Self::neighbour_pull`] of sphere `i` in the initial iterate, without forming it: the
+    /// same sum in the same order.
+    pub(crate) fn extrapolated_pull(&self, i: usize) -> Vector3<f64> {
+        let mut sum = Vector3::zeros();
+        for &j in self.lattice.neighbour_slots(i).unwrap_or(&[usize::MAX; 4]) {
+            if j < self.displacement.len() {
+                sum += self.extrapolated(j);
+            }
+        }
+        sum * self.lateral_spring
+    }
+
+    /// `k_c a_i` of sphere `i`.
+    pub(crate) fn contact_coefficient(&self, i: usize) -> f64 {
+        self.contact_coefficients.get(i).copied().unwrap_or(0.0)
+    }
+
     /// The storage for a step's iterate (see `spare_field`), taken out of the pad.
     pub(crate) fn take_spare_field(&mut self) -> Vec<Vector3<f64>> {
         std::mem::take(&mut self.spare_field)
@@ -946,8 +1033,12 @@ impl CslcPad {
                 residual: 0.0,
                 converged: true,
             }
-        } else if self.params.acceleration == Acceleration::RedBlackSor {
-            self.red_black_sweeps(input, &mut prepared, floor)
+        } else if self.params.acceleration.sweeps_red_black() {
+            match self.params.acceleration {
+                Acceleration::Condensed => self.condensed_or_red_black(input, &mut prepared, floor, false),
+                Acceleration::Adaptive => self.condensed_or_red_black(input, &mut prepared, floor, true),
+                _ => self.red_black_sweeps(input, &mut prepared, floor, None),
+            }
         } else {
             self.fill_stick_terms(&mut prepared);
             self.chebyshev_sweeps(input, &prepared, floor)
@@ -989,7 +1080,10 @@ impl CslcPad {
             }
             iterations += 1;
             let next: Vec<Vector3<f64>> = match self.params.acceleration {
-                Acceleration::DampedJacobi | Acceleration::RedBlackSor => {
+                Acceleration::DampedJacobi
+                | Acceleration::RedBlackSor
+                | Acceleration::Condensed
+                | Acceleration::Adaptive => {
                     let w = self.params.relaxation;
                     current.iter().zip(&steps).map(|(d, s)| d + (s.delta - d) * w).collect()
                 }

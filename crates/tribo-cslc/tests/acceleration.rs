@@ -61,12 +61,17 @@ fn compare(name: &str, lattice: &Lattice, targets: &[&dyn Target], friction: f64
     let chebyshev = solve(lattice, Acceleration::Chebyshev, targets, friction);
     // Red-black SOR iterates the same local map (Gauss–Seidel order), so it shares the fixed point.
     let red_black = solve(lattice, Acceleration::RedBlackSor, targets, friction);
+    // The condensed solve (a flat pad's; a dome sweeps red-black) solves the same equations over
+    // the touching spheres' forces (`tests/condensed.rs`).
+    let condensed = solve(lattice, Acceleration::Condensed, targets, friction);
     let (displacement_gap, force_gap) = gaps(&jacobi, &chebyshev);
     let (rb_displacement_gap, rb_force_gap) = gaps(&jacobi, &red_black);
+    let (c_displacement_gap, c_force_gap) = gaps(&jacobi, &condensed);
     println!(
         "{name} (μ = {friction}): damped Jacobi {} iterations, Chebyshev {} iterations (red-black SOR {}); \
          |F| = {:.6} N, {} spheres touching; Chebyshev vs Jacobi: max |Δδ| / max |δ| = {displacement_gap:.1e}, \
-         |ΔF| / |F| = {force_gap:.1e} (red-black: {rb_displacement_gap:.1e}, {rb_force_gap:.1e})",
+         |ΔF| / |F| = {force_gap:.1e} (red-black: {rb_displacement_gap:.1e}, {rb_force_gap:.1e}; condensed \
+         {c_displacement_gap:.1e}, {c_force_gap:.1e})",
         jacobi.0.iterations,
         chebyshev.0.iterations,
         red_black.0.iterations,
@@ -78,6 +83,8 @@ fn compare(name: &str, lattice: &Lattice, targets: &[&dyn Target], friction: f64
         ("Chebyshev total force", force_gap),
         ("red-black displacements", rb_displacement_gap),
         ("red-black total force", rb_force_gap),
+        ("condensed displacements", c_displacement_gap),
+        ("condensed total force", c_force_gap),
     ] {
         assert!(
             gap <= AGREEMENT,
