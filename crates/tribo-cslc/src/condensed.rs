@@ -25,16 +25,17 @@
 //! normal tilted off the pad's axis, whose friction follows its trial force: the local step forms
 //! it with `G_ii⁻¹` here and with `K_i` in the sweeps (`tests/condensed.rs`).
 //!
-//! `G` is dense, `3n × 3n`. It is formed only for pads whose every `K_i` is diagonal in the pad
-//! frame (a flat pad: then `K` falls apart into one `n × n` system per axis, and `G` into three
-//! `n × n` matrices, two of them the same) and of at most [`MAX_SPHERES`] spheres. With
-//! `Acceleration::Adaptive` a step condenses only while that is cheaper than red-black sweeps
-//! over the lattice ([`condensing_pays`]); other steps and pads sweep red-black.
+//! `G` is dense, `3n × 3n`, and never formed whole: only for pads whose every `K_i` is diagonal
+//! in the pad frame (a flat pad: then `K` falls apart into one `n × n` band system per axis, two
+//! of them the same) and of at most [`MAX_SPHERES`] spheres, each axis' `K` is factored in its
+//! band and a sphere's column of `G` is formed when the sphere first touches ([`Compliance`]).
+//! With `Acceleration::Adaptive` a step condenses only where that is expected to be faster than
+//! red-black sweeps over the lattice ([`condensing_pays`]); other steps and pads sweep red-black,
+//! and condensed sweeps that stall ([`STALL_SWEEPS`]) hand their field to the red-black sweeps.
 
 use nalgebra::{Matrix3, Vector3};
 
 use crate::band::BandCholesky;
-
 use crate::geometry::Lattice;
 use crate::local::{local_step, LocalProblem, StickTerms};
 use crate::red_black::sum_of_roots;
