@@ -8,8 +8,9 @@
 //!    the primitive shapes of other links within reach become signed-distance targets
 //!    (`targets.rs`).
 //! 2. The lattice is solved to quasi-static equilibrium (`tribo-cslc` `CslcPad::step`:
-//!    red-black SOR sweeps by default (or Chebyshev-accelerated Jacobi), warm-started, thread-count
-//!    independent); its parameters come from the pad material's `cslc` block (`params.rs`), the
+//!    by default the condensed solve over the touching spheres where it is expected to be faster,
+//!    red-black SOR sweeps elsewhere (or Chebyshev-accelerated Jacobi), warm-started,
+//!    thread-count independent); its parameters come from the pad material's `cslc` block (`params.rs`), the
 //!    friction coefficients from the contact material of pad and target: a sticking sphere
 //!    breaks loose at static friction, a sliding one slides at dynamic friction until it sticks
 //!    again (`tribo-cslc` `local.rs`).

@@ -186,7 +186,7 @@ impl CslcPad {
 mod tests {
     use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 
-    use crate::{CslcPad, CslcParams, PadGeometry, Plane, Posed, StepInput, Target, Twist};
+    use crate::{Acceleration, CslcPad, CslcParams, PadGeometry, Plane, Posed, StepInput, Target, Twist};
 
     /// A stiff flat pad (the walker's skin, `k_a` 1e11 N/m³, 10 × 10 spheres at 1 cm) rolling and
     /// sliding on a floor, step after step. The field each step returns must meet the tolerance
@@ -200,6 +200,7 @@ mod tests {
     fn the_estimated_end_of_sweep_residual_is_the_residual_of_the_returned_field() {
         let params = CslcParams {
             anchor_stiffness: 1e11,
+            acceleration: Acceleration::RedBlackSor,
             ..CslcParams::default()
         };
         let lattice = PadGeometry::flat(10, 10, 0.01).build().expect("lattice");
