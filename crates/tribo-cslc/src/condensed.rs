@@ -188,7 +188,9 @@ impl Compliance {
 }
 
 /// How many sweeps the pad's last red-black step and its last condensed step made: what
-/// [`condensing_pays`] expects of the next (before either has run, two each); and, after the
+/// [`condensing_pays`] expects of the next (before either has run, one red-black sweep and two
+/// condensed ones: a pad condenses its larger patches only once red-black sweeps have shown
+/// they need many); and, after the
 /// condensed sweeps stalled, how many steps are left before they are tried again and how long
 /// the pause after the next stall will be (doubling with each stall in a row, from one step to
 /// [`STALL_PAUSE_STEPS`]; back to one after a condensed step that did not stall).
@@ -203,7 +205,7 @@ pub(crate) struct SweepHistory {
 impl Default for SweepHistory {
     fn default() -> Self {
         SweepHistory {
-            red_black: 2.0,
+            red_black: 1.0,
             condensed: 2.0,
             stall_pause: 0,
             next_pause: 1,
@@ -211,25 +213,45 @@ impl Default for SweepHistory {
     }
 }
 
+/// How much of an estimate's excess over one sweep is kept per step that does not measure it:
+/// the expected sweeps of the solve not taken drift towards one, so that a pad whose first
+/// red-black steps were a touch-down's (many sweeps) tries them again once its patch settles,
+/// and the other way round ([`condensing_pays`]).
+const FORGET: f64 = 0.95;
+
+impl SweepHistory {
+    /// Records a red-black step's sweeps; the condensed estimate drifts towards one.
+    pub(crate) fn made_red_black(&mut self, sweeps: usize) {
+        self.red_black = sweeps as f64;
+        self.condensed = 1.0 + (self.condensed - 1.0) * FORGET;
+    }
+
+    /// Records a condensed step's sweeps; the red-black estimate drifts towards one.
+    fn made_condensed(&mut self, sweeps: usize) {
+        self.condensed = sweeps as f64;
+        self.red_black = 1.0 + (self.red_black - 1.0) * FORGET;
+    }
+}
+
 /// The longest pause, in steps, of a pad's condensed sweeps after they stalled
 /// (`Acceleration::Adaptive`).
 const STALL_PAUSE_STEPS: u32 = 16;
 
-/// Condensing a step onto `touching` of `spheres` spheres is expected to take less time than
-/// red-black sweeps over the lattice, each making as many sweeps as it made the last time it ran
-/// (`history`). The costs, in nanoseconds as timed on a 2-core Xeon (`BENCHMARKS.md`, "cslc: the
-/// condensed solve, and when it pays"): a red-black sweep about 11 a sphere and 30 more a
-/// touching one; a condensed step about `0.4 n m` to form the field and 1.5 a sphere for its
-/// passes over the lattice, and per sweep `2.5 m²` for the pulls and 60 a touching sphere. So a
-/// coarse pad whose sweeps settle in one or two (gentle-grasp's 10 × 10, 12 touching) is near
-/// the break-even, a loaded sole (138 of 264 touching) sweeps red-black, and a fine pad under a
-/// small patch — whose red-black sweeps need tens (a 30 × 30 pad under a ball: 45–63), the
-/// condensed ones about a dozen — condenses.
+/// Condensing a step onto `touching` of `spheres` spheres is expected to take clearly less time
+/// (four fifths at most) than red-black sweeps over the lattice, each making as many sweeps as it
+/// made the last time it ran (`history`). The costs, in nanoseconds as timed on a 2-core Xeon
+/// (`BENCHMARKS.md`, "cslc: the condensed solve, and when it pays"): a red-black sweep about 11 a
+/// sphere and 30 more a touching one; a condensed step about `0.4 n m` to form the field and 1.5
+/// a sphere for its passes over the lattice, and per sweep `2.5 m²` for the pulls and 90 a
+/// touching sphere. So a coarse pad whose sweeps settle in one or two (gentle-grasp's 10 × 10,
+/// 12 touching, where both take the same time) and a loaded sole (138 of 264 touching) sweep
+/// red-black, and a fine pad under a small patch — whose red-black sweeps need tens (a 30 × 30
+/// pad under a ball: 45–63), the condensed ones about a dozen — condenses.
 pub(crate) fn condensing_pays(touching: usize, spheres: usize, history: SweepHistory) -> bool {
     let (m, n) = (touching as f64, spheres as f64);
     let red_black = history.red_black * (11.0 * n + 30.0 * m);
-    let condensed = 0.4 * n * m + 1.5 * n + history.condensed * (2.5 * m * m + 60.0 * m);
-    condensed < red_black
+    let condensed = 0.4 * n * m + 1.5 * n + history.condensed * (2.5 * m * m + 90.0 * m);
+    condensed < 0.8 * red_black
 }
 
 /// The condensed sweeps give up on a step, handing their field to the red-black sweeps, when
@@ -315,7 +337,7 @@ impl CslcPad {
             CondensedEnd::Stalled { field, sweeps } => (Some(field), sweeps),
         };
         let mut end = self.red_black_sweeps(input, prepared, floor, start);
-        self.sweep_history_mut().red_black = (end.iterations + 1) as f64;
+        self.sweep_history_mut().made_red_black(end.iterations + 1);
         end.iterations += condensed_sweeps;
         end
     }
@@ -452,7 +474,7 @@ impl CslcPad {
                 self.keep_condensed(system);
                 self.keep_compliance(g);
                 let history = self.sweep_history_mut();
-                history.condensed = iterations as f64;
+                history.made_condensed(iterations);
                 history.stall_pause = history.next_pause;
                 history.next_pause = (2 * history.next_pause).min(STALL_PAUSE_STEPS);
                 return CondensedEnd::Stalled {
@@ -469,7 +491,7 @@ impl CslcPad {
         self.keep_compliance(g);
         self.commit_field(field);
         let history = self.sweep_history_mut();
-        history.condensed = (iterations + 1) as f64;
+        history.made_condensed(iterations + 1);
         history.next_pause = 1;
         CondensedEnd::Solved(SweepEnd {
             iterations,
