@@ -224,6 +224,9 @@ fn hertz_equilibrium(coefficient: f64, reach: f64, beta: f64, current: f64, curr
     coefficient * s * s * s
 }
 
+/// The local step of [`LocalProblem`] `p` (module docs). Always inlined: called from the
+/// red-black sweeps' `local_step_of` and from the condensed sweeps, it was otherwise left out of
+/// line in both, and the walker's step ran 12 % slower.
 #[inline(always)]
 pub(crate) fn local_step(p: &LocalProblem) -> LocalStep {
     let k = p.stiffness;
