@@ -29,7 +29,6 @@ impl CslcPad {
         // rotated into the world, and a 3×3 product (`mul3`) costs half the quaternion's.
         let rotation = *pose.rotation.to_rotation_matrix().matrix();
         let to_world = |v: &Vector3<f64>| mul3(&rotation, v);
-        let n = self.lattice().len();
         // The lists of a patch given back (`recycle`), else empty ones.
         let mut lists = self.take_patch_lists();
         let mut touching = std::mem::take(&mut lists.touching);
@@ -45,22 +44,17 @@ impl CslcPad {
         let mut total_normal = 0.0;
         let mut bottomed_out = None;
         // The contact state the next step starts from, written sphere by sphere below.
-        let (mut sliding_state, mut target_state, mut penetration_state) = self.take_contact_state();
-        refill(&mut sliding_state, n, false);
-        refill(&mut target_state, n, None);
-        refill(&mut penetration_state, n, 0.0);
-        // One pass over the spheres, zipped (no index lookups); only a touching or approaching
-        // sphere is reported, and only its world centre is formed. A sphere's final state reads
-        // only the solved field, never the sliding and contact flags the pass updates.
-        let spheres = self.lattice().spheres().iter().zip(self.displacements()).zip(prepared);
-        let states = sliding_state
-            .iter_mut()
-            .zip(target_state.iter_mut())
-            .zip(penetration_state.iter_mut());
-        for (i, (((sphere, delta), here), ((sliding_now, target_now), penetration_now))) in
-            spheres.zip(states).enumerate()
-        {
-            let delta = *delta;
+        let mut state = self.take_contact_state();
+        // One pass over the spheres the set-up reached (ascending): only they can touch or
+        // approach a target; only a touching or approaching sphere is reported, and only its
+        // world centre is formed. A sphere's final state reads only the solved field, never the
+        // sliding and contact flags the pass updates.
+        let spheres = self.lattice().spheres();
+        let field = self.displacements();
+        for &i in self.reached() {
+            let (Some(sphere), Some(&delta), Some(here)) = (spheres.get(i), field.get(i), prepared.get(i)) else {
+                continue;
+            };
             let (area, radius) = (sphere.area, sphere.radius);
             let surface = here.surface;
             // The linearised penetration at the solved field, `φ₀ − m·(δ − δ₀)`.
@@ -88,9 +82,7 @@ impl CslcPad {
                 continue;
             };
             let (force_normal, friction, sliding) = self.contact_forces(input, prepared, i, &c, &delta, area);
-            *sliding_now = sliding;
-            *target_now = Some(c.target);
-            *penetration_now = c.penetration;
+            state.record(i, c.target, c.penetration, sliding);
             if c.penetration > radius && bottomed_out.is_none() {
                 bottomed_out = Some((i, c.penetration, radius));
             }
@@ -127,7 +119,7 @@ impl CslcPad {
             normal_sum += normal_world * force_normal;
             total_normal += force_normal;
         }
-        self.keep_contact_state(sliding_state, target_state, penetration_state);
+        self.keep_contact_state(state);
         let center_of_pressure = (total_normal > 0.0).then(|| Point3::from(weighted_center / total_normal));
         let patch_normal = normal_sum.try_normalize(1e-300).unwrap_or_else(Vector3::zeros);
         // Only touching spheres carry friction (the others' terms are zero).

@@ -359,12 +359,14 @@ impl CslcPad {
         let n = self.lattice().len();
         // The spheres touching at the extrapolated start `δ⁰ = δ_n + (δ_n − δ_{n−1})` (§4, "Warm
         // start"), formed only where a sphere has a surface: the rest of the start is not needed.
-        let touching = prepared
+        let touching = self
+            .reached()
             .iter()
-            .enumerate()
-            .filter(|(i, here)| {
-                here.surface
-                    .is_some_and(|s| s.contact_at(&self.extrapolated(*i)).is_some())
+            .filter(|&&i| {
+                prepared
+                    .get(i)
+                    .and_then(|here| here.surface)
+                    .is_some_and(|s| s.contact_at(&self.extrapolated(i)).is_some())
             })
             .count();
         if only_where_it_pays {
@@ -384,9 +386,13 @@ impl CslcPad {
         system.clear(n);
         // The start: the forces `f = K δ⁰ − b(δ⁰)` of the extrapolated field on the touching
         // spheres.
-        for (i, here) in prepared.iter().enumerate() {
+        for &i in self.reached() {
             let start = self.extrapolated(i);
-            if here.surface.is_some_and(|s| s.contact_at(&start).is_some()) {
+            if prepared
+                .get(i)
+                .and_then(|here| here.surface)
+                .is_some_and(|s| s.contact_at(&start).is_some())
+            {
                 let force = self.stiffness_times(i, &start) - self.extrapolated_pull(i);
                 system.join(&mut g, i, force);
             }
@@ -448,7 +454,10 @@ impl CslcPad {
                 // The whole field, and the spheres it brings into contact.
                 g.field_of(&system.active, &system.forces, &mut system.scratch, &mut field);
                 let before = system.active.len();
-                for (i, (here, delta)) in prepared.iter().zip(&field).enumerate() {
+                for &i in self.reached() {
+                    let (Some(here), Some(delta)) = (prepared.get(i), field.get(i)) else {
+                        continue;
+                    };
                     let joins = !system.in_active.get(i).copied().unwrap_or(true)
                         && here.surface.is_some_and(|s| s.contact_at(delta).is_some());
                     if joins {

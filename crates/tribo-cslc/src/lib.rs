@@ -52,6 +52,7 @@ mod assemble;
 mod band;
 pub mod bessel;
 mod condensed;
+mod contact_state;
 pub mod decay;
 mod frames;
 mod geometry;

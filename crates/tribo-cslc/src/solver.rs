@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use crate::condensed::{Compliance, Condensed, SweepHistory, MAX_SPHERES};
 
+use crate::contact_state::ContactState;
 use crate::frames::{target_frames_into, QueryBox, TargetFrame};
 use crate::geometry::{CslcError, Lattice};
 use crate::kept::KeptList;
@@ -253,10 +254,8 @@ pub struct CslcPad {
     displacement: Vec<Vector3<f64>>,
     /// The displacements solved the step before (`δ_{n−1}`), for the initial iterate.
     previous_displacement: Vec<Vector3<f64>>,
-    contact_target: Vec<Option<usize>>,
-    penetration: Vec<f64>,
-    /// Per sphere: slid in the last step (its stick limit is `μ_d`).
-    sliding: Vec<bool>,
+    /// Per sphere, its contact in the last step (a sphere that slid has the stick limit `μ_d`).
+    contact_state: ContactState,
     chebyshev_radius: f64,
     /// Sphere indices by colour: no two neighbours share a colour (red-black on grids).
     colors: Vec<Vec<usize>>,
@@ -300,6 +299,11 @@ pub struct CslcPad {
     sweep_history: SweepHistory,
     /// Storage of a step's condensed system, kept between steps.
     condensed: Condensed,
+    /// The spheres the step's set-up linearised a target surface for (all spheres where the
+    /// targets number more than 64: see [`CslcPad::contact_on_surface`]), ascending: the only
+    /// spheres whose [`Prepared`] entry is not blank, and the only ones the solve can bring into
+    /// contact and the assembly reports.
+    reached: Vec<usize>,
 }
 
 impl CslcPad {
@@ -353,9 +357,7 @@ impl CslcPad {
             lateral_spring: lateral,
             displacement: vec![Vector3::zeros(); n],
             previous_displacement: vec![Vector3::zeros(); n],
-            contact_target: vec![None; n],
-            penetration: vec![0.0; n],
-            sliding: vec![false; n],
+            contact_state: ContactState::at_rest(n),
             colors,
             clusters,
             chebyshev_radius: radius,
@@ -375,6 +377,7 @@ impl CslcPad {
             compliance_tried: false,
             sweep_history: SweepHistory::default(),
             condensed: Condensed::default(),
+            reached: Vec::new(),
         })
     }
 
@@ -449,9 +452,7 @@ impl CslcPad {
         self.previous_displacement
             .iter_mut()
             .for_each(|d| *d = Vector3::zeros());
-        self.contact_target.iter_mut().for_each(|c| *c = None);
-        self.penetration.iter_mut().for_each(|p| *p = 0.0);
-        self.sliding.iter_mut().for_each(|s| *s = false);
+        self.contact_state.clear(self.lattice.len());
     }
 
     /// The largest displacement `max_i |δ_i|`, m. Four running maxima, one per lane of four
@@ -985,46 +986,67 @@ impl CslcPad {
             origin: &origin,
             motions: &motions,
         };
+        // Every sphere is set up where a sphere without a surface may still touch (more than 64
+        // targets: `contact_on_surface`).
+        let every_sphere = frames.len() > 64;
+        let mut reached = std::mem::take(&mut self.reached);
         if n < PARALLEL_MIN_SPHERES {
-            // On this thread: the deepest targets found target by target, then every sphere's
-            // set-up in one pass over its per-sphere lists (no index lookups).
+            // On this thread: the deepest targets found target by target, then the set-up of the
+            // spheres within reach of a surface. A sphere out of reach keeps a blank entry (no
+            // surface, no stick terms): nothing reads the rest of it, for it cannot touch.
             self.deepest_into(&frames, &candidates, &mut deepest);
             prepared.resize(n, Prepared::default());
+            for &i in &reached {
+                if let Some(here) = prepared.get_mut(i) {
+                    here.surface = None;
+                    here.stick = None;
+                }
+            }
+            reached.clear();
             let spheres = self.lattice.spheres().iter().zip(&self.displacement).zip(&deepest);
-            let states = self.contact_target.iter().zip(&self.penetration).zip(&self.sliding);
-            for ((((sphere, delta), deepest), ((touched, penetration), slid)), here) in
-                spheres.zip(states).zip(prepared.iter_mut())
-            {
-                let state = (*touched, *penetration, *slid);
+            for (i, ((sphere, delta), deepest)) in spheres.enumerate() {
                 let surface = surface_within_reach(sphere.radius, delta, *deepest);
-                carry.prepare(sphere, delta, surface, state, here);
+                if surface.is_none() && !every_sphere {
+                    continue;
+                }
+                let state = self.contact_state.of(i);
+                if let Some(here) = prepared.get_mut(i) {
+                    carry.prepare(sphere, delta, surface, state, here);
+                    reached.push(i);
+                }
             }
         } else {
             let prepare = |i: usize, here: &mut Prepared| {
                 let (Some(sphere), Some(delta)) = (self.lattice.spheres().get(i), self.displacement.get(i)) else {
                     return;
                 };
-                let state = (
-                    self.contact_target.get(i).copied().flatten(),
-                    self.penetration.get(i).copied().unwrap_or(0.0),
-                    self.sliding.get(i).copied().unwrap_or(false),
-                );
+                let state = self.contact_state.of(i);
                 let surface = self.nearest_surface(&frames, i, delta, self.clusters.mask_of(i, &candidates));
                 carry.prepare(sphere, delta, surface, state, here);
             };
             update_spheres(&mut prepared, n, Prepared::default(), prepare);
+            reached.clear();
+            reached.extend((0..n).filter(|&i| every_sphere || prepared.get(i).is_some_and(|p| p.surface.is_some())));
         }
         self.deepest = deepest;
+        // A sphere out of reach has no penetration to jump by.
         let mut fast_impact_sphere = None;
-        for (i, (p, sphere)) in prepared.iter().zip(self.lattice.spheres()).enumerate() {
+        for &i in &reached {
+            let (Some(p), Some(sphere)) = (prepared.get(i), self.lattice.spheres().get(i)) else {
+                continue;
+            };
             if p.jump > self.params.impact_fraction * sphere.radius {
                 fast_impact_sphere = Some((i, p.jump, sphere.radius));
                 break;
             }
         }
+        let loaded = reached
+            .iter()
+            .any(|&i| prepared.get(i).is_some_and(Prepared::touches_at_rest));
+        self.reached = reached;
 
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
-        let sweeps = if !prepared.iter().any(Prepared::touches_at_rest) {
+        let sweeps = if !loaded {
             // Unloaded (docs/design/lattice-model.md §4, "Unloaded pad"): no sphere penetrates
             // its target at δ = 0, so δ = 0 is the equilibrium, exactly: every force is zero.
             self.rest_field();
@@ -1192,20 +1214,21 @@ impl CslcPad {
         linear < -margin
     }
 
-    /// The per-sphere contact state (sliding, touched target, penetration), taken out of the pad
-    /// for the assembly to rewrite.
-    pub(crate) fn take_contact_state(&mut self) -> (Vec<bool>, Vec<Option<usize>>, Vec<f64>) {
-        (
-            std::mem::take(&mut self.sliding),
-            std::mem::take(&mut self.contact_target),
-            std::mem::take(&mut self.penetration),
-        )
+    /// The spheres of the step's set-up ([`Self::reached`]'s doc).
+    pub(crate) fn reached(&self) -> &[usize] {
+        &self.reached
+    }
+
+    /// The per-sphere contact state, taken out of the pad for the assembly to rewrite: every
+    /// sphere out of contact again.
+    pub(crate) fn take_contact_state(&mut self) -> ContactState {
+        let mut state = std::mem::take(&mut self.contact_state);
+        state.clear(self.lattice.len());
+        state
     }
 
     /// Puts back the contact state [`Self::take_contact_state`] took.
-    pub(crate) fn keep_contact_state(&mut self, sliding: Vec<bool>, target: Vec<Option<usize>>, penetration: Vec<f64>) {
-        self.sliding = sliding;
-        self.contact_target = target;
-        self.penetration = penetration;
+    pub(crate) fn keep_contact_state(&mut self, state: ContactState) {
+        self.contact_state = state;
     }
 }
