@@ -35,6 +35,15 @@ impl ContactState {
         )
     }
 
+    /// Every sphere's contact, in sphere order ([`Self::of`]).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Option<usize>, f64, bool)> + '_ {
+        self.target
+            .iter()
+            .zip(&self.penetration)
+            .zip(&self.sliding)
+            .map(|((t, p), s)| (*t, *p, *s))
+    }
+
     /// Every sphere of a pad of `spheres` spheres out of contact again.
     pub(crate) fn clear(&mut self, spheres: usize) {
         if self.target.len() != spheres || self.penetration.len() != spheres || self.sliding.len() != spheres {
@@ -84,6 +93,9 @@ mod tests {
         assert_eq!(state.of(1), (Some(0), 1e-4, true));
         assert_eq!(state.of(3), (Some(2), 2e-4, false));
         assert_eq!(state.of(2), (None, 0.0, false));
+        let listed: Vec<_> = state.iter().collect();
+        assert_eq!(listed.len(), 5);
+        assert_eq!(listed[3], (Some(2), 2e-4, false));
         state.clear(5);
         for i in 0..5 {
             assert_eq!(state.of(i), (None, 0.0, false), "sphere {i}");

@@ -301,7 +301,7 @@ pub struct CslcPad {
     condensed: Condensed,
     /// The spheres the step's set-up linearised a target surface for (all spheres where the
     /// targets number more than 64: see [`CslcPad::contact_on_surface`]), ascending: the only
-    /// spheres whose [`Prepared`] entry is not blank, and the only ones the solve can bring into
+    /// spheres whose [`Prepared`] entry has a surface, and the only ones the solve can bring into
     /// contact and the assembly reports.
     reached: Vec<usize>,
 }
@@ -992,28 +992,24 @@ impl CslcPad {
         let mut reached = std::mem::take(&mut self.reached);
         if n < PARALLEL_MIN_SPHERES {
             // On this thread: the deepest targets found target by target, then the set-up of the
-            // spheres within reach of a surface. A sphere out of reach keeps a blank entry (no
-            // surface, no stick terms): nothing reads the rest of it, for it cannot touch.
+            // spheres within reach of a surface, in one pass over the per-sphere lists (no index
+            // lookups). A sphere out of reach only has its surface cleared: nothing reads the rest
+            // of its entry (its stick terms are formed from its surface), for it cannot touch.
             self.deepest_into(&frames, &candidates, &mut deepest);
             prepared.resize(n, Prepared::default());
-            for &i in &reached {
-                if let Some(here) = prepared.get_mut(i) {
-                    here.surface = None;
-                    here.stick = None;
-                }
-            }
             reached.clear();
             let spheres = self.lattice.spheres().iter().zip(&self.displacement).zip(&deepest);
-            for (i, ((sphere, delta), deepest)) in spheres.enumerate() {
+            let states = self.contact_state.iter();
+            for (i, (((sphere, delta), deepest), (state, here))) in
+                spheres.zip(states.zip(prepared.iter_mut())).enumerate()
+            {
                 let surface = surface_within_reach(sphere.radius, delta, *deepest);
                 if surface.is_none() && !every_sphere {
+                    here.surface = None;
                     continue;
                 }
-                let state = self.contact_state.of(i);
-                if let Some(here) = prepared.get_mut(i) {
-                    carry.prepare(sphere, delta, surface, state, here);
-                    reached.push(i);
-                }
+                carry.prepare(sphere, delta, surface, state, here);
+                reached.push(i);
             }
         } else {
             let prepare = |i: usize, here: &mut Prepared| {
