@@ -74,8 +74,8 @@ impl<'a> TargetFrame<'a> {
         Self::build(target, pad_pose, Some(region))
     }
 
-    /// The frame stands for a shape by one of its faces ([`TargetFrame::within`]): its answers
-    /// hold only inside the region it was built for.
+    /// The frame stands for a shape by one of its faces (a frame built for a query region,
+    /// [`target_frames_into`]): its answers hold only inside that region.
     pub fn is_face(&self) -> bool {
         matches!(self, TargetFrame::FrameFree { from_face: true, .. })
     }
@@ -306,7 +306,8 @@ pub(crate) fn target_frames<'a>(targets: &[&'a dyn Target], pad_pose: &Isometry3
 }
 
 /// The frames of `targets` for a pad at `pad_pose` whose queries all lie in `region`, if known
-/// ([`TargetFrame::within`]), into `frames` (cleared first, its storage reused).
+/// (a primitive whose distance follows one face's plane over the whole region is queried as that
+/// half-space, [`Shape::face_within`]), into `frames` (cleared first, its storage reused).
 pub(crate) fn target_frames_into<'a>(
     targets: &[&'a dyn Target],
     pad_pose: &Isometry3<f64>,

@@ -86,9 +86,7 @@ impl Clusters {
         Clusters { clusters, of_sphere }
     }
 
-    /// Per cluster, the targets (bit `t` for target `t < 64`) its spheres must query this step,
-    /// with the spheres displaced by at most `spread` from rest; `reach_radii` is the reach beyond
-    /// a sphere's radius, in radii.
+    /// [`Self::candidates_into`] into a new list.
     #[cfg(test)]
     pub fn candidates(&self, frames: &[TargetFrame], spread: f64, reach_radii: f64) -> Vec<u64> {
         let mut masks = Vec::with_capacity(self.clusters.len());
@@ -96,7 +94,9 @@ impl Clusters {
         masks
     }
 
-    /// [`candidates`](Self::candidates) into `masks` (cleared first), reusing its storage.
+    /// Per cluster, the targets (bit `t` for target `t < 64`) its spheres must query this step,
+    /// with the spheres displaced by at most `spread` from rest, into `masks` (cleared first, its
+    /// storage reused); `reach_radii` is the reach beyond a sphere's radius, in radii.
     pub fn candidates_into(&self, frames: &[TargetFrame], spread: f64, reach_radii: f64, masks: &mut Vec<u64>) {
         masks.clear();
         masks.extend(self.clusters.iter().map(|c| {
@@ -116,7 +116,7 @@ impl Clusters {
         }));
     }
 
-    /// The targets sphere `i` must query, from [`candidates`](Self::candidates).
+    /// The targets sphere `i` must query, from the clusters' masks ([`Self::candidates_into`]).
     pub fn mask_of(&self, i: usize, candidates: &[u64]) -> u64 {
         self.of_sphere
             .get(i)
