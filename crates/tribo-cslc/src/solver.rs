@@ -1210,7 +1210,8 @@ impl CslcPad {
         linear < -margin
     }
 
-    /// The spheres of the step's set-up ([`Self::reached`]'s doc).
+    /// The spheres the step's set-up linearised a target surface for, ascending: the only ones
+    /// the solve can bring into contact and the assembly reports.
     pub(crate) fn reached(&self) -> &[usize] {
         &self.reached
     }
