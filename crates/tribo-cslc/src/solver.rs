@@ -58,14 +58,50 @@ fn surface_within_reach(
     })
 }
 
+/// A target's rigid motion relative to the pad, in the pad frame: the target's material at
+/// pad-frame point `x` moves against the pad at `linear + angular × x`.
+///
+/// With the target's twist `(v_t, ω_t)` of its origin `o_t`, the pad's `(v_p, ω_p)` of its origin
+/// `o_p` and the pad's rotation `R`, the relative velocity at the world point `y = o_p + R x` is
+/// `v_t + ω_t × (y − o_t) − v_p − ω_p × (y − o_p)
+///  = (v_t − v_p + ω_t × (o_p − o_t)) + (ω_t − ω_p) × R x`,
+/// and in the pad frame (a rotation keeps cross products) `Rᵀ(v_t − v_p + ω_t × (o_p − o_t)) +
+/// Rᵀ(ω_t − ω_p) × x`: two vectors formed once per target and step, then one cross product per
+/// sphere instead of two world velocities and two rotations.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PadFrameMotion {
+    linear: Vector3<f64>,
+    angular: Vector3<f64>,
+}
+
+impl PadFrameMotion {
+    /// The motion of a target with twist `twist` of its point `origin` relative to the pad at
+    /// `pose` moving with `pad_twist` (of the pad origin).
+    fn new(twist: &Twist, origin: &Point3<f64>, pad_twist: &Twist, pose: &Isometry3<f64>) -> PadFrameMotion {
+        let pad_origin = Point3::from(pose.translation.vector);
+        let to_pad = pose.rotation.inverse();
+        PadFrameMotion {
+            linear: to_pad * (twist.linear - pad_twist.linear + twist.angular.cross(&(pad_origin - origin))),
+            angular: to_pad * (twist.angular - pad_twist.angular),
+        }
+    }
+
+    /// The relative velocity at pad-frame point `x`, pad frame.
+    #[inline(always)]
+    fn velocity_at(&self, x: &Vector3<f64>) -> Vector3<f64> {
+        self.linear + self.angular.cross(x)
+    }
+}
+
 /// What a step's set-up needs to carry the stick anchors with the surfaces (§3.4).
 struct AnchorCarry<'a> {
     input: &'a StepInput<'a>,
     /// The pad pose at the end of the step and its origin (world).
     pose: &'a Isometry3<f64>,
     origin: &'a Point3<f64>,
-    /// Each target's rigid motion ([`Target::rigid_motion`]), taken once per step.
-    motions: &'a [Option<(Twist, Point3<f64>)>],
+    /// Each rigid target's motion relative to the pad ([`Target::rigid_motion`]), taken once per
+    /// step.
+    motions: &'a [Option<PadFrameMotion>],
 }
 
 impl AnchorCarry<'_> {
@@ -86,13 +122,17 @@ impl AnchorCarry<'_> {
         let carried = match touched.and_then(|t| Some((t, input.targets.get(t)?))) {
             Some((t, target)) => {
                 // Only a sphere in contact carries its anchor with the surface.
-                let world = self.pose * (sphere.rest_position + delta);
-                let moving = match self.motions.get(t) {
-                    Some(Some((twist, origin))) => twist.velocity_at(origin, &world),
-                    _ => target.surface_velocity(&world),
+                let center = sphere.rest_position.coords + delta;
+                let relative = match self.motions.get(t) {
+                    Some(Some(motion)) => motion.velocity_at(&center),
+                    _ => {
+                        let world = self.pose * Point3::from(center);
+                        let relative =
+                            target.surface_velocity(&world) - input.pad_twist.velocity_at(self.origin, &world);
+                        self.pose.rotation.inverse() * relative
+                    }
                 };
-                let relative = moving - input.pad_twist.velocity_at(self.origin, &world);
-                delta + self.pose.rotation.inverse() * relative * input.dt
+                delta + relative * input.dt
             }
             None => *delta,
         };
@@ -286,7 +326,7 @@ pub struct CslcPad {
     /// Storage kept between steps for a step's lists: its targets' frames, their rigid
     /// motions, the clusters' target masks and the sweeps' squared residuals.
     frames: KeptList<TargetFrame<'static>>,
-    motions: Vec<Option<(Twist, Point3<f64>)>>,
+    motions: Vec<Option<PadFrameMotion>>,
     candidates: Vec<u64>,
     squares: Vec<f64>,
     /// The pad's compliance `G = K⁻¹` for the condensed solve (`condensed.rs`), factored at the
@@ -973,7 +1013,10 @@ impl CslcPad {
             .candidates_into(&frames, spread, REACH_RADII, &mut candidates);
         let mut motions = std::mem::take(&mut self.motions);
         motions.clear();
-        motions.extend(targets.iter().map(|t| t.rigid_motion()));
+        motions.extend(targets.iter().map(|t| {
+            t.rigid_motion()
+                .map(|(twist, origin)| PadFrameMotion::new(&twist, &origin, &input.pad_twist, &pose))
+        }));
 
         // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
         // the penetration jump for fast-impact detection.
@@ -1227,5 +1270,51 @@ impl CslcPad {
     /// Puts back the contact state [`Self::take_contact_state`] took.
     pub(crate) fn keep_contact_state(&mut self, state: ContactState) {
         self.contact_state = state;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::PadFrameMotion;
+    use crate::target::Twist;
+
+    fn vector(rng: &mut ChaCha8Rng, scale: f64) -> Vector3<f64> {
+        Vector3::from_fn(|_, _| rng.random_range(-scale..scale))
+    }
+
+    /// The relative velocity formed in the pad frame equals the one formed in the world — the
+    /// target's material velocity at the sphere's world centre less the pad's, rotated into the
+    /// pad frame — to rounding (1e-12 of the velocities involved), for random poses and twists.
+    #[test]
+    fn the_pad_frame_motion_is_the_world_relative_velocity_rotated_into_the_pad() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..10_000 {
+            let axis = vector(&mut rng, 1.0);
+            let pose = Isometry3::from_parts(
+                Translation3::from(vector(&mut rng, 2.0)),
+                UnitQuaternion::from_scaled_axis(axis * 3.0),
+            );
+            let pad_twist = Twist {
+                linear: vector(&mut rng, 1.0),
+                angular: vector(&mut rng, 5.0),
+            };
+            let twist = Twist {
+                linear: vector(&mut rng, 1.0),
+                angular: vector(&mut rng, 5.0),
+            };
+            let origin = Point3::from(vector(&mut rng, 2.0));
+            let x = vector(&mut rng, 0.1);
+            let world = pose * Point3::from(x);
+            let expected = pose.rotation.inverse()
+                * (twist.velocity_at(&origin, &world)
+                    - pad_twist.velocity_at(&Point3::from(pose.translation.vector), &world));
+            let got = PadFrameMotion::new(&twist, &origin, &pad_twist, &pose).velocity_at(&x);
+            let scale = 1.0 + twist.linear.norm() + pad_twist.linear.norm() + 5.0 * twist.angular.norm();
+            assert!((got - expected).norm() <= 1e-12 * scale, "{got} against {expected}");
+        }
     }
 }
