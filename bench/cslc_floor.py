@@ -111,12 +111,19 @@ def per_step(driver, project, engine, phases, repeat):
     return {p["steps"]: min(p["cpu_s_runs"]) / p["count"] for p in json.loads(out)["phases"]}
 
 
-def ratios(driver, project, phases, repeat, rounds):
-    """{phase: (median cslc ÷ pgs, median pgs s/step, median cslc s/step)} over interleaved rounds."""
+def fastest_of(driver, project, engine, phases, repeat, processes):
+    """{phase: the fastest of `processes` processes' [`per_step`]}."""
+    runs = [per_step(driver, project, engine, phases, repeat) for _ in range(processes)]
+    return {phase: min(run[phase] for run in runs) for phase in runs[0]}
+
+
+def ratios(driver, project, phases, repeat, rounds, processes=1):
+    """{phase: (median cslc ÷ pgs, median pgs s/step, median cslc s/step)} over interleaved rounds,
+    each measurement the fastest of `processes` processes."""
     per_round = []
     for r in range(rounds):
         order = ["pgs", "cslc"] if r % 2 == 0 else ["cslc", "pgs"]
-        times = {engine: per_step(driver, project, engine, phases, repeat) for engine in order}
+        times = {engine: fastest_of(driver, project, engine, phases, repeat, processes) for engine in order}
         per_round.append(times)
         print(f"  round {r + 1}: " + ", ".join(f"{ph} {times['cslc'][ph] / times['pgs'][ph]:.3f}" for ph in times["pgs"]), file=sys.stderr)
     out = {}
