@@ -161,6 +161,33 @@ def loadavg():
     return " ".join(pathlib.Path("/proc/loadavg").read_text().split()[:3])
 
 
+def write_report(out, stem, title, started, load_before, rounds, processes, lines):
+    """Writes a `cslc ÷ pgs` report under `out` as `STEM-YYYYmmdd-HHMM.md` and prints it: `title`
+    with the start time, the machine, the code and the load average before and now, how the ratios
+    were taken (`rounds` interleaved rounds, each measurement the fastest of `processes`
+    processes), then `lines`."""
+    method = (
+        f"`cslc ÷ pgs`: {rounds} interleaved rounds, each measurement the fastest run of "
+        + ("one process" if processes == 1 else f"{processes} processes")
+        + "; medians of the per-round ratios."
+    )
+    machine_ = machine()
+    header = [
+        f"# {title} ({started:%Y-%m-%d %H:%M} UTC)",
+        "",
+        f"Machine: {machine_['cpu']}, {machine_['nproc']} CPUs, kernel {machine_['kernel']}; code {git_commit()}; "
+        f"load average {load_before} before, {loadavg()} after.",
+        method,
+        "",
+    ]
+    text = "\n".join(header + lines)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{stem}-{started:%Y%m%d-%H%M}.md"
+    path.write_text(text + "\n")
+    print(text)
+    print(f"(written to {path})", file=sys.stderr)
+
+
 def git_commit():
     r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True)

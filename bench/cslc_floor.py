@@ -189,20 +189,7 @@ def main():
         for phase, (ratio, pgs, cslc) in measured.items():
             lines.append(f"| {phase} | {1e6 * pgs:.2f} | {1e6 * cslc:.2f} | {ratio:.2f} | **{floor * ratio:.2f}** |")
         lines.append("")
-    machine = anchors.machine()
-    header = [
-        f"# cslc: the floor under the goals ({started:%Y-%m-%d %H:%M} UTC)",
-        "",
-        f"Machine: {machine['cpu']}, {machine['nproc']} CPUs, kernel {machine['kernel']}; code {anchors.git_commit()}; load average {load_before} before, {anchors.loadavg()} after.",
-        f"`cslc ÷ pgs`: {args.rounds} interleaved rounds, each measurement the fastest run of one process; medians of the per-round ratios.",
-        "",
-    ]
-    text = "\n".join(header + lines)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"cslc-floor-{started:%Y%m%d-%H%M}.md"
-    path.write_text(text + "\n")
-    print(text)
-    print(f"(written to {path})", file=sys.stderr)
+    anchors.write_report(args.out, "cslc-floor", "cslc: the floor under the goals", started, load_before, args.rounds, 1, lines)
 
 
 if __name__ == "__main__":

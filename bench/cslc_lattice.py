@@ -183,21 +183,7 @@ def main():
             ratios = " | ".join(f"{measured[p][0]:.2f}" for p in phase_names)
             lines.append(f"| {label(lattice)} | {spheres} | {ratios} |{counts} {text} | {'yes' if ok else '**no**'} |")
         lines.append("")
-    machine = anchors.machine()
-    header = [
-        f"# cslc: what a pad's lattice costs ({started:%Y-%m-%d %H:%M} UTC)",
-        "",
-        f"Machine: {machine['cpu']}, {machine['nproc']} CPUs, kernel {machine['kernel']}; code {anchors.git_commit()}; "
-        f"load average {load_before} before, {anchors.loadavg()} after.",
-        f"`cslc ÷ pgs`: {args.rounds} interleaved rounds, each measurement the fastest of {args.processes} processes; medians of the per-round ratios.",
-        "",
-    ]
-    text = "\n".join(header + lines)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"cslc-lattice-{started:%Y%m%d-%H%M}.md"
-    path.write_text(text + "\n")
-    print(text)
-    print(f"(written to {path})", file=sys.stderr)
+    anchors.write_report(args.out, "cslc-lattice", "cslc: what a pad's lattice costs", started, load_before, args.rounds, args.processes, lines)
 
 
 if __name__ == "__main__":
