@@ -20,16 +20,20 @@
 //! - damping `c_R = c_a Σ a_i` (the material's viscous skin) plus the restitution dashpot, and
 //!   the normal stiffness handed to the host split into an implicit part and a dashpot so that
 //!   the patch's normal mode has the damping ratio of the pair's restitution (`restitution.rs`);
+//!   the tilt about the point, which the residual torque below carries, gets the same dashpot
+//!   spread over the region's spheres (`tilt_dashpot_of`), so that the patch's rocking is damped
+//!   as its normal motion is;
 //! - friction `μ_R = Σ f_n,i μ_i / Σ f_n,i`, `μ_i` the sphere's friction at the end of the step
 //!   (`μ_d` sliding, `μ_s` sticking; `tribo-cslc` `local.rs`), so the host's friction cone on a
 //!   sliding patch is the dynamic one.
 //!
 //! **Exact wrench.** Forces at the region points sum to the lattice's total force; their moment
 //! differs from the lattice's by `τ_res = τ_lattice − Σ_R (p_R − o) × F_R`, which is applied as a
-//! pure torque (`+τ_res` on the pad link, `−τ_res` on the touched link). At rest the host applies
-//! `F_R` exactly, so both bodies receive exactly the lattice wrench and its opposite.
+//! pure torque (`+τ_res` on the pad link, `−τ_res` on the touched link), together with the tilt
+//! dashpot's torque `−D ω_rel`. At rest the host applies `F_R` exactly and the dashpot nothing,
+//! so both bodies receive exactly the lattice wrench and its opposite.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Matrix3, Point3, Vector3};
 use tribo_cslc::{Lattice, PatchResult};
 use tribo_engine::CompliantPoint;
 use tribo_engine::LinkRef;
@@ -76,7 +80,12 @@ pub struct PadCoupling<'a> {
     /// Bounds of the links' rotational inertia, for the choice of one point or four
     /// (`explicit_rotation.rs`).
     pub turn_bounds: &'a TurnBounds,
+    /// A link's angular velocity, world, rad/s (zero for a link the scene does not have).
+    pub angular_velocity: AngularVelocity<'a>,
 }
+
+/// A link's angular velocity, world, rad/s.
+pub type AngularVelocity<'a> = &'a dyn Fn(LinkRef) -> Vector3<f64>;
 
 /// Reduced mass (kg) of a touched link and the pad link at a world point along a unit normal.
 pub type ReducedMass<'a> = &'a dyn Fn(LinkRef, &Vector3<f64>, &Vector3<f64>) -> f64;
@@ -97,6 +106,8 @@ struct Region {
     moment: Vector3<f64>,
     /// The region's rotational stiffness bound as moments of its spheres' stiffness bounds.
     turn: TurnMoments,
+    /// The moments of its spheres' series normal stiffnesses, for the tilt stiffness.
+    tilt: TiltMoments,
     /// Spheres within reach but not touching (anticipated contact).
     near: Near,
 }
@@ -121,6 +132,39 @@ impl TurnMoments {
     /// `Σ k_i |r_i − c|²`, never below 0.
     fn about(&self, c: &Vector3<f64>) -> f64 {
         (self.second - 2.0 * c.dot(&self.first) + self.zeroth * c.norm_squared()).max(0.0)
+    }
+}
+
+/// `Σ k_i`, `Σ k_i r_i` and `Σ k_i r_i r_iᵀ` of spheres with normal stiffnesses `k_i` at `r_i`
+/// (world centres relative to the pad origin): the tilt stiffness of their springs about any
+/// point `c` and normal `n`, `K = Σ k_i a_i a_iᵀ` with `a_i = (r_i − c) × n` (a rotation `θ`
+/// moves sphere `i` by `a_i · θ` along `n`).
+#[derive(Default, Clone, Copy)]
+struct TiltMoments {
+    zeroth: f64,
+    first: Vector3<f64>,
+    second: Matrix3<f64>,
+}
+
+impl TiltMoments {
+    fn add(&mut self, k: f64, r: &Vector3<f64>) {
+        self.zeroth += k;
+        self.first += r * k;
+        self.second += r * r.transpose() * k;
+    }
+
+    fn merge(&mut self, other: &TiltMoments) {
+        self.zeroth += other.zeroth;
+        self.first += other.first;
+        self.second += other.second;
+    }
+
+    /// `Σ k_i a_i a_iᵀ` about `c` with normal `n` (unit).
+    fn about(&self, c: &Vector3<f64>, n: &Vector3<f64>) -> Matrix3<f64> {
+        let spread =
+            self.second - self.first * c.transpose() - c * self.first.transpose() + c * c.transpose() * self.zeroth;
+        let cross = n.cross_matrix();
+        cross * spread * cross.transpose()
     }
 }
 
@@ -289,11 +333,13 @@ pub fn couple<'s>(
         region.normal += m * fn_i;
         region.weighted_point += q.coords * fn_i;
         region.normal_force += fn_i;
-        region.normal_stiffness += if hertz > 0.0 {
+        let series = if hertz > 0.0 {
             anchor * hertz / (anchor + hertz)
         } else {
             0.0
         };
+        region.normal_stiffness += series;
+        region.tilt.add(series, &(q - pad.origin));
         region.tangential_stiffness += pad.tangential_ratio * anchor;
         region.area += sphere.area;
         region.weighted_friction += fn_i * s.friction_coefficient;
@@ -307,6 +353,7 @@ pub fn couple<'s>(
     residual_torques.clear();
     for (link, quadrants) in links.iter().zip(regions.chunks_exact(CELLS)) {
         let mut residual = Vector3::zeros();
+        let mut tilt_dashpot = Matrix3::zeros();
         // The patch on this link: the mode the restitution damps (`restitution.rs`).
         let (mut regions_stiffness, mut force, mut energy) = (0.0, 0.0, 0.0);
         for r in quadrants.iter().filter(|r| carries_load(r)) {
@@ -358,10 +405,56 @@ pub fn couple<'s>(
                 damping: pad.damping * r.area + split.dashpot,
                 friction: r.weighted_friction / r.normal_force,
             });
+            // The host's dashpot on this point: its implicit stiffness times the step, the
+            // restitution's dashpot and the skin's.
+            let dashpot = split.implicit * pad.dt + split.dashpot + pad.damping * r.area;
+            tilt_dashpot += tilt_dashpot_of(r, &(point - pad.origin.coords), &normal, dashpot);
         }
+        residual -= explicit_dashpot(pad, *link, tilt_dashpot) * relative_turn(pad, *link);
         residual_torques.push((*link, residual));
     }
     residual_torques
+}
+
+/// The rotational dashpot (N·m·s/rad) that damps the tilt of a loaded region about its host
+/// point. The host damps the point's normal motion with `dashpot` (N·s/m), but the tilt about the
+/// point is the residual torque's, explicit and undamped (a patch handed over as one point, or a
+/// quadrant about its own point). Spread over the region's spheres in proportion to their normal
+/// stiffness `k_i` — as the quadrant points share the patch's dashpot (`restitution.rs`) — the
+/// dashpot resists a rotation `ω` with `−(c/k) K ω`, `K = Σ k_i a_i a_iᵀ` the region's tilt
+/// stiffness about its point ([`TiltMoments`]) and `c/k` the dashpot per stiffness: a tilt of the
+/// patch (a rotation about a tangent axis) meets the damping its spheres' share of the dashpot
+/// gives it. A twist about the normal, which the spheres' tangential springs resist, is not
+/// damped here.
+fn tilt_dashpot_of(region: &Region, point: &Vector3<f64>, normal: &Vector3<f64>, dashpot: f64) -> Matrix3<f64> {
+    let per_stiffness = dashpot / region.normal_stiffness;
+    if per_stiffness > 0.0 && per_stiffness.is_finite() {
+        region.tilt.about(point, normal) * per_stiffness
+    } else {
+        Matrix3::zeros()
+    }
+}
+
+/// The tilt dashpot of a touched link's regions as the host applies it: explicitly, through the
+/// residual torque, so its rate `‖D‖ (1/I_pad + 1/I_touched)` is kept within `1/h` (the norm
+/// bounded by the trace of the positive semi-definite `D`, the inertias by
+/// `explicit_rotation.rs`'s bounds): an explicit dashpot below that rate neither overshoots nor
+/// destabilises the rotation it damps (`ω⁺ = (1 − rate) ω`).
+fn explicit_dashpot(pad: &PadCoupling, link: LinkRef, dashpot: Matrix3<f64>) -> Matrix3<f64> {
+    let inverse_inertia = pad.turn_bounds.of(link) + pad.turn_bounds.of(pad.pad_link);
+    let rate = dashpot.trace() * inverse_inertia * pad.dt;
+    if !rate.is_finite() {
+        Matrix3::zeros()
+    } else if rate > 1.0 {
+        dashpot / rate
+    } else {
+        dashpot
+    }
+}
+
+/// The pad link's angular velocity relative to `link`'s, world, rad/s.
+fn relative_turn(pad: &PadCoupling, link: LinkRef) -> Vector3<f64> {
+    (pad.angular_velocity)(pad.pad_link) - (pad.angular_velocity)(link)
 }
 
 /// A region that becomes a loaded host point.
@@ -389,6 +482,7 @@ fn one_region(pad: &PadCoupling, link: LinkRef, quadrants: &[Region]) -> Option<
         whole.weighted_friction += r.weighted_friction;
         whole.energy += r.energy;
         whole.moment += r.moment;
+        whole.tilt.merge(&r.tilt);
     }
     let center = whole.weighted_point / whole.normal_force - pad.origin.coords;
     let stiffness: f64 = loaded().map(|r| r.turn.about(&center)).sum();
@@ -402,7 +496,7 @@ mod tests {
     use tribo_cslc::PadGeometry;
     use tribo_engine::LinkRef;
 
-    use super::{one_region, PadCoupling, Region};
+    use super::{explicit_dashpot, one_region, tilt_dashpot_of, PadCoupling, Region};
     use crate::explicit_rotation::TurnBounds;
 
     /// Four loaded quadrants, each with a stiffness bound of 1000 N/m at 2 mm from the patch
@@ -430,6 +524,7 @@ mod tests {
             dt,
             reduced_mass: &no_mass,
             turn_bounds: &bounds,
+            angular_velocity: &|_| Vector3::zeros(),
         };
         let arm = 0.002 / 2f64.sqrt();
         let quadrants: Vec<Region> = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
@@ -464,5 +559,66 @@ mod tests {
         assert!((merged.weighted_point / merged.normal_force).norm() < 1e-15);
         assert!(one_region(&pad(0.201 / omega), object, &quadrants).is_none());
         assert!(one_region(&pad(1e-9), object, &quadrants[..1]).is_none());
+    }
+
+    /// Two spheres of normal stiffness 1000 N/m at x = ±1 cm (and one of 500 N/m at the centre) on
+    /// a floor (normal +z): a tilt about y moves them by ∓1 cm per radian, so their tilt stiffness
+    /// about the centre is 2 · 1000 · (1 cm)² = 0.2 N·m/rad about y and nothing about x or z; a
+    /// dashpot of 3 N·s/m on the region's 2500 N/m gives 0.2 · 3/2500 N·m·s/rad. About a point
+    /// 1 cm along x, the parallel-axis theorem adds 2500 · (1 cm)² (the stiffness-weighted
+    /// centre is at the origin). Applied explicitly, its rate is capped at 1/h.
+    #[test]
+    fn a_region_tilt_is_damped_by_its_share_of_the_dashpot_and_twist_is_not() {
+        let mut region = Region {
+            normal_stiffness: 2500.0,
+            normal_force: 1.0,
+            ..Region::default()
+        };
+        region.tilt.add(1000.0, &Vector3::new(0.01, 0.0, 0.0));
+        region.tilt.add(1000.0, &Vector3::new(-0.01, 0.0, 0.0));
+        region.tilt.add(500.0, &Vector3::zeros());
+        let z = Vector3::z();
+        let d = tilt_dashpot_of(&region, &Vector3::zeros(), &z, 3.0);
+        let expected = 0.2 * 3.0 / 2500.0;
+        assert!((d[(1, 1)] - expected).abs() < 1e-15, "{d}");
+        assert!(
+            d[(0, 0)].abs() < 1e-18 && d[(2, 2)].abs() < 1e-18 && d[(0, 1)].abs() < 1e-18,
+            "{d}"
+        );
+        let off = tilt_dashpot_of(&region, &Vector3::new(0.01, 0.0, 0.0), &z, 3.0);
+        assert!(
+            (off[(1, 1)] - (0.2 + 2500.0 * 1e-4) * 3.0 / 2500.0).abs() < 1e-15,
+            "{off}"
+        );
+        assert_eq!(
+            tilt_dashpot_of(&region, &Vector3::zeros(), &z, 0.0),
+            nalgebra::Matrix3::zeros()
+        );
+
+        // The rate cap: a free box against the immovable ground (1/I the box's bound).
+        let scene = tribo_testkit::box_above_ground(0.0, 0.5);
+        let bounds = TurnBounds::new(&scene);
+        let lattice = PadGeometry::flat(2, 2, 0.01).build().expect("a lattice");
+        let (ground, object) = (LinkRef { body: 0, link: 0 }, LinkRef { body: 1, link: 0 });
+        let no_mass = |_: LinkRef, _: &Vector3<f64>, _: &Vector3<f64>| f64::INFINITY;
+        let pad = |dt: f64| PadCoupling {
+            pad_link: ground,
+            lattice: &lattice,
+            cells: &[],
+            springs: &[],
+            tangential_ratio: 0.5,
+            damping: 0.0,
+            friction: 0.5,
+            origin: Point3::origin(),
+            damping_ratio: 1.0,
+            dt,
+            reduced_mass: &no_mass,
+            turn_bounds: &bounds,
+            angular_velocity: &|_| Vector3::zeros(),
+        };
+        let rate_step = 1.0 / (d.trace() * bounds.of(object));
+        assert_eq!(explicit_dashpot(&pad(0.5 * rate_step), object, d), d);
+        let capped = explicit_dashpot(&pad(4.0 * rate_step), object, d);
+        assert!((capped.trace() * bounds.of(object) * 4.0 * rate_step - 1.0).abs() < 1e-12);
     }
 }

@@ -205,6 +205,9 @@ impl Engine for CslcEngine {
             let restitution = self.scene.contact_params(link, reach[0].link).restitution;
             let reduced_mass =
                 |other: LinkRef, p: &Vector3<f64>, n: &Vector3<f64>| inertias.reduced_mass(other.body, link.body, p, n);
+            let host_state = self.host.state();
+            let state_of = |l: LinkRef| host_state.bodies.get(l.body).and_then(|b| b.links.get(l.link));
+            let angular_velocity = |l: LinkRef| state_of(l).map_or_else(Vector3::zeros, |s| s.angular_velocity);
             let first = points.len();
             let residual_torques = couple(
                 &PadCoupling {
@@ -220,6 +223,7 @@ impl Engine for CslcEngine {
                     dt,
                     reduced_mass: &reduced_mass,
                     turn_bounds: &self.turn_bounds,
+                    angular_velocity: &angular_velocity,
                 },
                 &patch,
                 &target_links,

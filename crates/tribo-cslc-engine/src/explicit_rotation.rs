@@ -7,7 +7,9 @@
 //! the start of each step: the host integrates the mode `θ̈ = −ω² θ`, `ω² = k_rot (1/I_pad +
 //! 1/I_touched)`, by symplectic Euler. Its step matrix `[[1, h], [−ω²h, 1 − ω²h²]]` has
 //! eigenvalues `e^{±iω̃h}` with `2 sin(ω̃h/2) = ωh`: stable for `ωh < 2`, with the frequency
-//! error `ω̃/ω − 1 ≈ (ωh)²/24`. One point is used when `ωh ≤ EXPLICIT_ROTATION_LIMIT`
+//! error `ω̃/ω − 1 ≈ (ωh)²/24`. The mode is damped through the same residual torque, by the
+//! patch's dashpot spread over its spheres (`coupling.rs`, `tilt_dashpot_of`), explicitly and at
+//! a rate kept within `1/h`. One point is used when `ωh ≤ EXPLICIT_ROTATION_LIMIT`
 //! (0.2: an error of at most 0.17 %); otherwise the four quadrant points, whose normal and
 //! tangential stiffnesses give the host the patch's rotational stiffness implicitly.
 //!
