@@ -77,3 +77,51 @@ fn walk_seq_carries_the_planned_zmp() {
         "last ZMP {last:?}"
     );
 }
+
+/// The walker with its soles sampled finer — 33 × 18 spheres at 6.7 mm instead of the sample's
+/// 22 × 12 at 1 cm, over the same 0.22 × 0.12 m — walks as the sample does at its 2 ms step, on
+/// both hosts. Measured: 1.055 m on `cslc` and 1.052 m on `cslc-rapier` (foot slip 14 and 16 mm,
+/// RMS ZMP error 73 mm), as at 0.5 ms (1.056 m). It used to fall on `cslc` (0.49 m, 138° of
+/// yaw): an anticipated point carried all of a quadrant's approaching spheres' anchors at its
+/// nearest sphere, a stiff prop that kept the stance sole on one row
+/// (`tribo-cslc-engine` `coupling.rs`, `anticipated`; BENCHMARKS.md, "cslc: a patch's tilt
+/// damped; anticipated points that follow the step").
+#[test]
+fn the_walker_walks_on_finer_soles_too() {
+    let sample = tribo_tests::root().join("samples/slippy-walker");
+    let text = std::fs::read_to_string(sample.join("walker.yaml")).expect("walker.yaml");
+    let at = |file: &str| sample.join(file).display().to_string();
+    let replacements = [
+        (
+            "resolution: [22, 12], spacing: 0.01",
+            "resolution: [33, 18], spacing: 0.0066666666666666671".to_string(),
+        ),
+        (
+            "materials: [sole.yaml, \"${floor}.yaml\"]",
+            format!("materials: [\"{}\", \"{}\"]", at("sole.yaml"), at("${floor}.yaml")),
+        ),
+        ("motion: walk.seq", format!("motion: \"{}\"", at("walk.seq"))),
+    ];
+    let mut finer = text.clone();
+    for (from, to) in &replacements {
+        assert!(finer.contains(from), "walker.yaml no longer says {from}");
+        finer = finer.replace(from, to);
+    }
+    let path = std::env::temp_dir().join(format!("tribo-finer-soles-{}.yaml", std::process::id()));
+    std::fs::write(&path, finer).expect("a temporary project");
+    let project = load(path.to_str().expect("a UTF-8 path"), &[], &[]);
+    std::fs::remove_file(&path).ok();
+    for engine in ["cslc", "cslc-rapier"] {
+        let outcome = run(&project, engine);
+        let progress = metric(&outcome, "forward_progress");
+        let (slip, zmp) = (metric(&outcome, "foot_slip"), metric(&outcome, "zmp_error"));
+        println!("{engine}, 33 × 18 soles: progress {progress:.4} m, foot slip {slip:.4} m, RMS ZMP error {zmp:.4} m");
+        assert!(!fell(&outcome), "{engine}: the walker fell on 33 × 18 soles");
+        assert!(
+            (progress - 1.05).abs() / 1.05 < 0.10,
+            "{engine}: progress {progress} m, planned 1.05 m ± 10%"
+        );
+        assert!(slip < 0.05, "{engine}: stance feet slid {slip} m");
+        assert!(zmp < 0.12, "{engine}: RMS ZMP error {zmp} m (bound 0.12 m)");
+    }
+}

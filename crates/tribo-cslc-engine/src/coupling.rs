@@ -51,6 +51,8 @@ pub type ResidualTorques = Vec<(LinkRef, Vector3<f64>)>;
 pub struct CouplingScratch {
     links: Vec<LinkRef>,
     slots: Vec<Option<usize>>,
+    /// The pad's motion relative to each target's link.
+    approach: Vec<RigidMotion>,
     regions: Vec<Region>,
     torques: ResidualTorques,
 }
@@ -80,12 +82,46 @@ pub struct PadCoupling<'a> {
     /// Bounds of the links' rotational inertia, for the choice of one point or four
     /// (`explicit_rotation.rs`).
     pub turn_bounds: &'a TurnBounds,
-    /// A link's angular velocity, world, rad/s (zero for a link the scene does not have).
-    pub angular_velocity: AngularVelocity<'a>,
+    /// A link's velocity field (at rest for a link the scene does not have).
+    pub motion: LinkMotion<'a>,
 }
 
-/// A link's angular velocity, world, rad/s.
-pub type AngularVelocity<'a> = &'a dyn Fn(LinkRef) -> Vector3<f64>;
+/// A link's velocity field.
+pub type LinkMotion<'a> = &'a dyn Fn(LinkRef) -> RigidMotion;
+
+/// The velocity field of a rigid link, world frame: its material point at world point `p` moves
+/// at `linear + angular × p` (`linear` is the velocity of the point at the world origin).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RigidMotion {
+    /// m/s.
+    pub linear: Vector3<f64>,
+    /// rad/s.
+    pub angular: Vector3<f64>,
+}
+
+impl RigidMotion {
+    /// The field of a link whose frame origin `origin` moves at `velocity` while it turns at
+    /// `angular`.
+    pub fn of_origin(origin: &Vector3<f64>, velocity: &Vector3<f64>, angular: &Vector3<f64>) -> RigidMotion {
+        RigidMotion {
+            linear: velocity - angular.cross(origin),
+            angular: *angular,
+        }
+    }
+
+    /// The velocity at world point `p`, m/s.
+    pub fn at(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        self.linear + self.angular.cross(p)
+    }
+
+    /// This field relative to `other`'s.
+    pub fn relative_to(&self, other: &RigidMotion) -> RigidMotion {
+        RigidMotion {
+            linear: self.linear - other.linear,
+            angular: self.angular - other.angular,
+        }
+    }
+}
 
 /// Reduced mass (kg) of a touched link and the pad link at a world point along a unit normal.
 pub type ReducedMass<'a> = &'a dyn Fn(LinkRef, &Vector3<f64>, &Vector3<f64>) -> f64;
@@ -138,31 +174,42 @@ impl TurnMoments {
 /// `Σ k_i`, `Σ k_i r_i` and `Σ k_i r_i r_iᵀ` of spheres with normal stiffnesses `k_i` at `r_i`
 /// (world centres relative to the pad origin): the tilt stiffness of their springs about any
 /// point `c` and normal `n`, `K = Σ k_i a_i a_iᵀ` with `a_i = (r_i − c) × n` (a rotation `θ`
-/// moves sphere `i` by `a_i · θ` along `n`).
+/// moves sphere `i` by `a_i · θ` along `n`). The symmetric second moment keeps its six entries
+/// (xx, xy, xz, yy, yz, zz): every touching sphere adds to it.
 #[derive(Default, Clone, Copy)]
 struct TiltMoments {
     zeroth: f64,
     first: Vector3<f64>,
-    second: Matrix3<f64>,
+    second: [f64; 6],
 }
 
 impl TiltMoments {
     fn add(&mut self, k: f64, r: &Vector3<f64>) {
+        let kr = r * k;
         self.zeroth += k;
-        self.first += r * k;
-        self.second += r * r.transpose() * k;
+        self.first += kr;
+        let m = &mut self.second;
+        m[0] += kr.x * r.x;
+        m[1] += kr.x * r.y;
+        m[2] += kr.x * r.z;
+        m[3] += kr.y * r.y;
+        m[4] += kr.y * r.z;
+        m[5] += kr.z * r.z;
     }
 
     fn merge(&mut self, other: &TiltMoments) {
         self.zeroth += other.zeroth;
         self.first += other.first;
-        self.second += other.second;
+        for (a, b) in self.second.iter_mut().zip(&other.second) {
+            *a += b;
+        }
     }
 
-    /// `Σ k_i a_i a_iᵀ` about `c` with normal `n` (unit).
+    /// `Σ k_i a_i a_iᵀ` about `c` with normal `n` (unit): `[n]ₓ S [n]ₓᵀ`, `S = Σ k_i (r_i − c)(r_i − c)ᵀ`.
     fn about(&self, c: &Vector3<f64>, n: &Vector3<f64>) -> Matrix3<f64> {
-        let spread =
-            self.second - self.first * c.transpose() - c * self.first.transpose() + c * c.transpose() * self.zeroth;
+        let [xx, xy, xz, yy, yz, zz] = self.second;
+        let second = Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz);
+        let spread = second - self.first * c.transpose() - c * self.first.transpose() + c * c.transpose() * self.zeroth;
         let cross = n.cross_matrix();
         cross * spread * cross.transpose()
     }
@@ -175,6 +222,8 @@ struct Near {
     phi: Option<f64>,
     point: Vector3<f64>,
     normal: Vector3<f64>,
+    /// The anchors of the spheres the step may close after the nearest one ([`anticipated`]),
+    /// N/m.
     anchor: f64,
     /// Upper bound of the approaching spheres' stiffness against a flat target, N/m: the sum of
     /// their local diagonals `K_a,i + L_i` (anchor plus lateral springs to fixed neighbours; the
@@ -236,12 +285,32 @@ pub fn sphere_springs(lattice: &Lattice, anchor_stiffness: f64, lateral_spring: 
         .collect()
 }
 
+/// The steps of closure at the present closing speed that an anticipated point's spring covers
+/// ([`anticipated`]). A sphere's speed at the start of a step underestimates what it closes when
+/// it accelerates within the step (a sole rolling flat, a foot landing): with one step's worth the
+/// `cslc-rapier` walker falls with the sample's 22 × 12 soles at 2 ms; with 2, 3, 4 or 5 it walks
+/// on both hosts and every lattice from 22 × 12 to 44 × 24 (BENCHMARKS.md, "cslc: a patch's tilt
+/// damped; anticipated points that follow the step"). 3 is the middle of that range.
+pub const ANTICIPATED_STEPS: f64 = 3.0;
+
 /// A region whose spheres approach a target without touching it gets a point that carries no
 /// force now but lets the host's step close at most the gap: its force is the anchor springs'
 /// extrapolated to the gap, `f = K_a φ n < 0` (φ the smallest gap), so the row's velocity target
 /// is `f / (K_a h) = φ / h` and the impulse stays 0 unless the surfaces would cross within the
 /// step (a speculative contact, as `pgs` does for rigid contacts within its margin). Without it a
 /// tipping foot or a closing finger would penetrate a whole step before the lattice reacts.
+///
+/// **Its spring.** The point sits at the nearest sphere and engages at its gap `g_0`; past it the
+/// approaching spheres push back with `Σ K_a,i max(0, d − g_i)` as the surfaces close by `d`,
+/// each sphere from its own gap on. A linear spring can follow that only over the closure it is
+/// meant for, so `K_a` sums the anchors of the spheres that the coming steps may close after the
+/// nearest one: those whose gap exceeds `g_0` by at most [`ANTICIPATED_STEPS`] steps at their
+/// closing speed, `g_i − g_0 ≤ 3 max(0, −v_i · n) h` (the nearest always). The springs of all a region's spheres
+/// at its nearest sphere would be a stiff prop where only one sphere is about to touch: a sole
+/// rolling flat meets it at the first row of a quadrant and stays on that row (the 33 × 18 walker
+/// sole of `BENCHMARKS.md`, "cslc: a patch's tilt damped; anticipated points that follow the
+/// step"). Whether a region needs the point at all is decided on the bound of all its approaching
+/// spheres ([`Near::bound`]), which any of them may reach.
 fn anticipated(pad: &PadCoupling, link: LinkRef, near: &Near) -> Option<CompliantPoint> {
     let phi = near.phi?;
     let normal = near.normal.try_normalize(1e-300)?;
@@ -276,6 +345,7 @@ pub fn couple<'s>(
     let CouplingScratch {
         links,
         slots,
+        approach,
         regions,
         torques: residual_torques,
     } = scratch;
@@ -304,7 +374,6 @@ pub fn couple<'s>(
         let Some(Region { near, .. }) = slot_of(s.target).and_then(|slot| regions.get_mut(slot * CELLS + cell)) else {
             continue;
         };
-        near.anchor += springs.anchor;
         near.bound += springs.diagonal;
         if near.phi.is_none_or(|best| s.gap > best) {
             near.phi = Some(s.gap);
@@ -349,6 +418,30 @@ pub fn couple<'s>(
         // lateral springs to fixed neighbours, (1 + ρ) K_a + 2 L = 2 (K_a + L) + (ρ − 1) K_a.
         let bound = 2.0 * springs.diagonal + (pad.tangential_ratio - 1.0) * anchor;
         region.turn.add(bound, &(q - pad.origin));
+    }
+    // The anticipated points' springs: the anchors of the spheres the coming steps may close
+    // after the nearest one (`anticipated`), at the pad's motion relative to each target's link.
+    let pad_motion = (pad.motion)(pad.pad_link);
+    approach.clear();
+    approach.extend(target_links.iter().map(|&l| pad_motion.relative_to(&(pad.motion)(l))));
+    for s in &patch.approaching {
+        let Some((_, cell, springs)) = sphere_of(s.index) else {
+            continue;
+        };
+        let Some(region) = slot_of(s.target).and_then(|slot| regions.get_mut(slot * CELLS + cell)) else {
+            continue;
+        };
+        // A loaded region's approaching spheres anticipate nothing: its point carries them.
+        if carries_load(region) {
+            continue;
+        }
+        let Some(nearest) = region.near.phi else { continue };
+        let closing = approach
+            .get(s.target)
+            .map_or(0.0, |motion| (-motion.at(&s.center.coords).dot(&s.normal)).max(0.0));
+        if nearest - s.gap <= ANTICIPATED_STEPS * closing * pad.dt {
+            region.near.anchor += springs.anchor;
+        }
     }
     residual_torques.clear();
     for (link, quadrants) in links.iter().zip(regions.chunks_exact(CELLS)) {
@@ -454,7 +547,7 @@ fn explicit_dashpot(pad: &PadCoupling, link: LinkRef, dashpot: Matrix3<f64>) -> 
 
 /// The pad link's angular velocity relative to `link`'s, world, rad/s.
 fn relative_turn(pad: &PadCoupling, link: LinkRef) -> Vector3<f64> {
-    (pad.angular_velocity)(pad.pad_link) - (pad.angular_velocity)(link)
+    (pad.motion)(pad.pad_link).angular - (pad.motion)(link).angular
 }
 
 /// A region that becomes a loaded host point.
@@ -496,8 +589,12 @@ mod tests {
     use tribo_cslc::PadGeometry;
     use tribo_engine::LinkRef;
 
-    use super::{explicit_dashpot, one_region, tilt_dashpot_of, PadCoupling, Region};
+    use super::{
+        couple, explicit_dashpot, one_region, sphere_cells, sphere_springs, tilt_dashpot_of, CouplingScratch,
+        PadCoupling, Region, RigidMotion,
+    };
     use crate::explicit_rotation::TurnBounds;
+    use tribo_cslc::{ApproachingSphere, PatchResult};
 
     /// Four loaded quadrants, each with a stiffness bound of 1000 N/m at 2 mm from the patch
     /// centre, between an immovable link (the ground of `box_above_ground`: 1/I = 0) and a free
@@ -524,7 +621,7 @@ mod tests {
             dt,
             reduced_mass: &no_mass,
             turn_bounds: &bounds,
-            angular_velocity: &|_| Vector3::zeros(),
+            motion: &|_| RigidMotion::default(),
         };
         let arm = 0.002 / 2f64.sqrt();
         let quadrants: Vec<Region> = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
@@ -614,11 +711,92 @@ mod tests {
             dt,
             reduced_mass: &no_mass,
             turn_bounds: &bounds,
-            angular_velocity: &|_| Vector3::zeros(),
+            motion: &|_| RigidMotion::default(),
         };
         let rate_step = 1.0 / (d.trace() * bounds.of(object));
         assert_eq!(explicit_dashpot(&pad(0.5 * rate_step), object, d), d);
         let capped = explicit_dashpot(&pad(4.0 * rate_step), object, d);
         assert!((capped.trace() * bounds.of(object) * 4.0 * rate_step - 1.0).abs() < 1e-12);
+    }
+
+    /// Three spheres of one quadrant approach the floor, 0.1, 0.25 and 1 mm away, the pad closing
+    /// at `v`: the anticipated point engages at the nearest gap with the anchors of the spheres
+    /// whose gap exceeds it by at most `3 v h` (h = 2 ms): one sphere at rest, two at 0.1 m/s (a
+    /// window of 0.6 mm), all three at 1 m/s; a receding pad counts the nearest alone.
+    #[test]
+    fn an_anticipated_point_springs_with_the_spheres_the_step_may_close() {
+        let scene = tribo_testkit::box_above_ground(0.0, 0.5);
+        let bounds = TurnBounds::new(&scene);
+        let lattice = PadGeometry::flat(4, 4, 0.01).build().expect("a lattice");
+        let cells = sphere_cells(&lattice);
+        let springs = sphere_springs(&lattice, 1.0e11, 0.0);
+        let quadrant: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == cells[0]).collect();
+        assert_eq!(quadrant.len(), 4);
+        let (floor, pad_link) = (LinkRef { body: 0, link: 0 }, LinkRef { body: 1, link: 0 });
+        let one_kilogram = |_: LinkRef, _: &Vector3<f64>, _: &Vector3<f64>| 1.0;
+        let gaps = [-1.0e-4, -2.5e-4, -1.0e-3];
+        let patch = PatchResult {
+            total_force: Vector3::zeros(),
+            total_torque: Vector3::zeros(),
+            pad_wrench: Default::default(),
+            target_wrenches: vec![Default::default()],
+            center_of_pressure: None,
+            patch_normal: Vector3::zeros(),
+            friction_moment: 0.0,
+            contact_area: 0.0,
+            touching: Vec::new(),
+            approaching: quadrant
+                .iter()
+                .zip(gaps)
+                .map(|(&index, gap)| ApproachingSphere {
+                    index,
+                    target: 0,
+                    gap,
+                    normal: Vector3::z(),
+                    center: lattice.spheres()[index].rest_position,
+                })
+                .collect(),
+            iterations: 0,
+            residual: 0.0,
+            converged: true,
+            fast_impact: false,
+            warning: None,
+        };
+        let anchor = springs[quadrant[0]].anchor;
+        for (speed, engaged) in [(0.0, 1.0), (0.1, 2.0), (1.0, 3.0), (-1.0, 1.0)] {
+            let motion = move |link: LinkRef| RigidMotion {
+                linear: if link == pad_link {
+                    Vector3::new(0.0, 0.0, -speed)
+                } else {
+                    Vector3::zeros()
+                },
+                angular: Vector3::zeros(),
+            };
+            let pad = PadCoupling {
+                pad_link,
+                lattice: &lattice,
+                cells: &cells,
+                springs: &springs,
+                tangential_ratio: 0.5,
+                damping: 0.0,
+                friction: 0.5,
+                origin: Point3::origin(),
+                damping_ratio: 1.0,
+                dt: 2e-3,
+                reduced_mass: &one_kilogram,
+                turn_bounds: &bounds,
+                motion: &motion,
+            };
+            let mut points = Vec::new();
+            couple(&pad, &patch, &[floor], &mut points, &mut CouplingScratch::default());
+            assert_eq!(points.len(), 1, "at {speed} m/s: {points:?}");
+            let point = &points[0];
+            assert_eq!(point.normal_stiffness, engaged * anchor, "at {speed} m/s");
+            assert_eq!(point.point, lattice.spheres()[quadrant[0]].rest_position.coords);
+            assert!(
+                (point.force.z - engaged * anchor * gaps[0]).abs() < 1e-9,
+                "at {speed} m/s"
+            );
+        }
     }
 }

@@ -12,7 +12,7 @@ use tribo_engine::{
     LinkRef, LinkState, Scene, SceneState, StepError, StepReport,
 };
 
-use crate::coupling::{couple, CouplingScratch, PadCoupling};
+use crate::coupling::{couple, CouplingScratch, PadCoupling, RigidMotion};
 use crate::explicit_rotation::TurnBounds;
 use crate::inertia::{InertiaStorage, Inertias};
 use crate::pads::{build_pads, Pad, PadError};
@@ -207,7 +207,11 @@ impl Engine for CslcEngine {
                 |other: LinkRef, p: &Vector3<f64>, n: &Vector3<f64>| inertias.reduced_mass(other.body, link.body, p, n);
             let host_state = self.host.state();
             let state_of = |l: LinkRef| host_state.bodies.get(l.body).and_then(|b| b.links.get(l.link));
-            let angular_velocity = |l: LinkRef| state_of(l).map_or_else(Vector3::zeros, |s| s.angular_velocity);
+            let motion = |l: LinkRef| {
+                state_of(l).map_or_else(RigidMotion::default, |s| {
+                    RigidMotion::of_origin(&s.pose.translation.vector, &s.linear_velocity, &s.angular_velocity)
+                })
+            };
             let first = points.len();
             let residual_torques = couple(
                 &PadCoupling {
@@ -223,7 +227,7 @@ impl Engine for CslcEngine {
                     dt,
                     reduced_mass: &reduced_mass,
                     turn_bounds: &self.turn_bounds,
-                    angular_velocity: &angular_velocity,
+                    motion: &motion,
                 },
                 &patch,
                 &target_links,
