@@ -594,7 +594,37 @@ mod tests {
         PadCoupling, Region, RigidMotion,
     };
     use crate::explicit_rotation::TurnBounds;
-    use tribo_cslc::{ApproachingSphere, PatchResult};
+
+    /// A link that cannot move (1/m = 0, 1/I = 0 at every point).
+    fn no_mass(_: LinkRef, _: &Vector3<f64>, _: &Vector3<f64>) -> f64 {
+        f64::INFINITY
+    }
+
+    /// Every link at rest.
+    fn at_rest(_: LinkRef) -> RigidMotion {
+        RigidMotion::default()
+    }
+
+    /// A pad with `lattice` on the immovable ground (link 0 of body 0) of `box_above_ground`, the
+    /// bodies at rest, at the step `dt`.
+    fn ground_pad<'a>(lattice: &'a Lattice, bounds: &'a TurnBounds, dt: f64) -> PadCoupling<'a> {
+        PadCoupling {
+            pad_link: LinkRef { body: 0, link: 0 },
+            lattice,
+            cells: &[],
+            springs: &[],
+            tangential_ratio: 0.5,
+            damping: 0.0,
+            friction: 0.5,
+            origin: Point3::origin(),
+            damping_ratio: 1.0,
+            dt,
+            reduced_mass: &no_mass,
+            turn_bounds: bounds,
+            motion: &at_rest,
+        }
+    }
+    use tribo_cslc::{ApproachingSphere, Lattice, PatchResult};
 
     /// Four loaded quadrants, each with a stiffness bound of 1000 N/m at 2 mm from the patch
     /// centre, between an immovable link (the ground of `box_above_ground`: 1/I = 0) and a free
@@ -607,22 +637,7 @@ mod tests {
         let lattice = PadGeometry::flat(4, 4, 0.002).build().expect("a lattice");
         let bounds = TurnBounds::new(&scene);
         let (ground, object) = (LinkRef { body: 0, link: 0 }, LinkRef { body: 1, link: 0 });
-        let no_mass = |_: LinkRef, _: &Vector3<f64>, _: &Vector3<f64>| f64::INFINITY;
-        let pad = |dt: f64| PadCoupling {
-            pad_link: ground,
-            lattice: &lattice,
-            cells: &[],
-            springs: &[],
-            tangential_ratio: 0.5,
-            damping: 0.0,
-            friction: 0.5,
-            origin: Point3::origin(),
-            damping_ratio: 1.0,
-            dt,
-            reduced_mass: &no_mass,
-            turn_bounds: &bounds,
-            motion: &|_| RigidMotion::default(),
-        };
+        let pad = |dt: f64| ground_pad(&lattice, &bounds, dt);
         let arm = 0.002 / 2f64.sqrt();
         let quadrants: Vec<Region> = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
             .iter()
@@ -696,23 +711,8 @@ mod tests {
         let scene = tribo_testkit::box_above_ground(0.0, 0.5);
         let bounds = TurnBounds::new(&scene);
         let lattice = PadGeometry::flat(2, 2, 0.01).build().expect("a lattice");
-        let (ground, object) = (LinkRef { body: 0, link: 0 }, LinkRef { body: 1, link: 0 });
-        let no_mass = |_: LinkRef, _: &Vector3<f64>, _: &Vector3<f64>| f64::INFINITY;
-        let pad = |dt: f64| PadCoupling {
-            pad_link: ground,
-            lattice: &lattice,
-            cells: &[],
-            springs: &[],
-            tangential_ratio: 0.5,
-            damping: 0.0,
-            friction: 0.5,
-            origin: Point3::origin(),
-            damping_ratio: 1.0,
-            dt,
-            reduced_mass: &no_mass,
-            turn_bounds: &bounds,
-            motion: &|_| RigidMotion::default(),
-        };
+        let object = LinkRef { body: 1, link: 0 };
+        let pad = |dt: f64| ground_pad(&lattice, &bounds, dt);
         let rate_step = 1.0 / (d.trace() * bounds.of(object));
         assert_eq!(explicit_dashpot(&pad(0.5 * rate_step), object, d), d);
         let capped = explicit_dashpot(&pad(4.0 * rate_step), object, d);
