@@ -78,50 +78,82 @@ fn walk_seq_carries_the_planned_zmp() {
     );
 }
 
+/// The walker sample with `edits` (`(from, to)`, each `from` a text of `walker.yaml`) and its
+/// relative paths made absolute, loaded from a temporary copy named after `name`.
+fn edited_walker(name: &str, edits: &[(&str, &str)]) -> tribo_scene::Project {
+    let sample = tribo_tests::root().join("samples/slippy-walker");
+    let text = std::fs::read_to_string(sample.join("walker.yaml")).expect("walker.yaml");
+    let at = |file: &str| sample.join(file).display().to_string();
+    let mut replacements: Vec<(String, String)> = edits.iter().map(|(f, t)| (f.to_string(), t.to_string())).collect();
+    replacements.push((
+        "materials: [sole.yaml, \"${floor}.yaml\"]".to_string(),
+        format!("materials: [\"{}\", \"{}\"]", at("sole.yaml"), at("${floor}.yaml")),
+    ));
+    replacements.push((
+        "motion: walk.seq".to_string(),
+        format!("motion: \"{}\"", at("walk.seq")),
+    ));
+    let mut edited = text;
+    for (from, to) in &replacements {
+        assert!(edited.contains(from.as_str()), "walker.yaml no longer says {from}");
+        edited = edited.replace(from.as_str(), to);
+    }
+    let path = std::env::temp_dir().join(format!("tribo-walker-{name}-{}.yaml", std::process::id()));
+    std::fs::write(&path, edited).expect("a temporary project");
+    let project = load(path.to_str().expect("a UTF-8 path"), &[], &[]);
+    std::fs::remove_file(&path).ok();
+    project
+}
+
+/// `project` walks on both pad hosts: no fall, the planned 1.05 m within 10 %, stance feet that
+/// grip (foot slip under 5 cm) and an RMS ZMP error under 0.12 m, as the sample's own test asks.
+fn walks_on_both_pad_hosts(project: &tribo_scene::Project, what: &str) {
+    for engine in ["cslc", "cslc-rapier"] {
+        let outcome = run(project, engine);
+        let progress = metric(&outcome, "forward_progress");
+        let (slip, zmp) = (metric(&outcome, "foot_slip"), metric(&outcome, "zmp_error"));
+        println!("{engine}, {what}: progress {progress:.4} m, foot slip {slip:.4} m, RMS ZMP error {zmp:.4} m");
+        assert!(!fell(&outcome), "{engine}: the walker fell ({what})");
+        assert!(
+            (progress - 1.05).abs() / 1.05 < 0.10,
+            "{engine} ({what}): progress {progress} m, planned 1.05 m ± 10%"
+        );
+        assert!(slip < 0.05, "{engine} ({what}): stance feet slid {slip} m");
+        assert!(zmp < 0.12, "{engine} ({what}): RMS ZMP error {zmp} m (bound 0.12 m)");
+    }
+}
+
 /// The walker with its soles sampled finer — 33 × 18 spheres at 6.7 mm instead of the sample's
 /// 22 × 12 at 1 cm, over the same 0.22 × 0.12 m — walks as the sample does at its 2 ms step, on
-/// both hosts. Measured: 1.055 m on `cslc` and 1.052 m on `cslc-rapier` (foot slip 14 and 16 mm,
-/// RMS ZMP error 73 mm), as at 0.5 ms (1.056 m). It used to fall on `cslc` (0.49 m, 138° of
+/// both hosts. Measured: 1.055 m on `cslc` and 1.056 m on `cslc-rapier` (foot slip 14 and 15 mm,
+/// RMS ZMP error 73 and 72 mm), as at 0.5 ms (1.056 m). It used to fall on `cslc` (0.49 m, 138° of
 /// yaw): an anticipated point carried all of a quadrant's approaching spheres' anchors at its
 /// nearest sphere, a stiff prop that kept the stance sole on one row
 /// (`tribo-cslc-engine` `coupling.rs`, `anticipated`; BENCHMARKS.md, "cslc: a patch's tilt
 /// damped; anticipated points that follow the step").
 #[test]
 fn the_walker_walks_on_finer_soles_too() {
-    let sample = tribo_tests::root().join("samples/slippy-walker");
-    let text = std::fs::read_to_string(sample.join("walker.yaml")).expect("walker.yaml");
-    let at = |file: &str| sample.join(file).display().to_string();
-    let replacements = [
-        (
+    let project = edited_walker(
+        "finer-soles",
+        &[(
             "resolution: [22, 12], spacing: 0.01",
-            "resolution: [33, 18], spacing: 0.0066666666666666671".to_string(),
-        ),
-        (
-            "materials: [sole.yaml, \"${floor}.yaml\"]",
-            format!("materials: [\"{}\", \"{}\"]", at("sole.yaml"), at("${floor}.yaml")),
-        ),
-        ("motion: walk.seq", format!("motion: \"{}\"", at("walk.seq"))),
-    ];
-    let mut finer = text.clone();
-    for (from, to) in &replacements {
-        assert!(finer.contains(from), "walker.yaml no longer says {from}");
-        finer = finer.replace(from, to);
-    }
-    let path = std::env::temp_dir().join(format!("tribo-finer-soles-{}.yaml", std::process::id()));
-    std::fs::write(&path, finer).expect("a temporary project");
-    let project = load(path.to_str().expect("a UTF-8 path"), &[], &[]);
-    std::fs::remove_file(&path).ok();
-    for engine in ["cslc", "cslc-rapier"] {
-        let outcome = run(&project, engine);
-        let progress = metric(&outcome, "forward_progress");
-        let (slip, zmp) = (metric(&outcome, "foot_slip"), metric(&outcome, "zmp_error"));
-        println!("{engine}, 33 × 18 soles: progress {progress:.4} m, foot slip {slip:.4} m, RMS ZMP error {zmp:.4} m");
-        assert!(!fell(&outcome), "{engine}: the walker fell on 33 × 18 soles");
-        assert!(
-            (progress - 1.05).abs() / 1.05 < 0.10,
-            "{engine}: progress {progress} m, planned 1.05 m ± 10%"
-        );
-        assert!(slip < 0.05, "{engine}: stance feet slid {slip} m");
-        assert!(zmp < 0.12, "{engine}: RMS ZMP error {zmp} m (bound 0.12 m)");
-    }
+            "resolution: [33, 18], spacing: 0.0066666666666666671",
+        )],
+    );
+    walks_on_both_pad_hosts(&project, "33 × 18 soles");
+}
+
+/// The walker at half the sample's step — 1 ms, the pattern's frames interpolated — walks on both
+/// pad hosts as at 2 ms. Measured: 1.053 m on `cslc` and 1.054 m on `cslc-rapier` (foot slip 16
+/// and 15 mm, RMS ZMP error 73 mm on both; 2 ms: 1.055 m on both). It used to fall on `cslc-rapier` at every step from 1.5 ms
+/// down: rapier's motors are bounded for the whole solve, and each point's friction box was the
+/// cone of its load at the start of the step, so a landing sole, whose points carry 0.5 – 48 N at
+/// the start of a step and 85 – 185 N at its end, slid on a fraction of its friction and rolled
+/// onto one toe corner. A hosted step is now solved twice from the same start, the second time
+/// with the friction bound by the normal force of the first (`tribo-rapier` `host.rs`,
+/// *Friction*).
+#[test]
+fn the_walker_walks_at_half_the_step_too() {
+    let project = edited_walker("half-step", &[("time_step: 0.002 ", "time_step: 0.001 ")]);
+    walks_on_both_pad_hosts(&project, "1 ms step");
 }

@@ -45,14 +45,14 @@
 //!   three linear motors are dashpots `k h + c` with target velocity `f / (k h + c)`; an explicit
 //!   push along the normal, cancelled by the motor when the point would pull, makes the normal
 //!   force unilateral (clamped to `[0, 2M]`, `M` at least twice the force that stops the lighter
-//!   body within the step). What differs from `pgs`: the friction is a box `|f_t,i| ≤ μ f_n` on two
-//!   axes with `f_n` the point's normal force at the start of the step (not the step's own: a
-//!   point whose load changes within the step keeps the friction of its start load, a point that
-//!   first touches within the step has none that step, and the box reaches √2 μ f_n when both axes
-//!   saturate); and a hosted step runs one rapier substep with at least 16 Gauss–Seidel sweeps
-//!   (rapier's default 4 substeps feed energy into stiff patches — a pad dropped with restitution
-//!   0.8 rebounded to 1.06 of its height — and one sweep leaves the stiff rows far from their
-//!   solution), so rigid contacts in those steps get one substep too.
+//!   body within the step). What differs from `pgs`: the friction is a box `|f_t,i| ≤ μ f_n` on
+//!   two axes, and motor bounds are fixed for a solve, so a hosted step is solved twice from the
+//!   same start, the second time with `f_n` the normal force the first solve gave the point (the
+//!   step's own normal force to one fixed-point iteration; the box reaches √2 μ f_n when both
+//!   axes saturate); and a hosted step runs one rapier substep with at least 16 Gauss–Seidel
+//!   sweeps (rapier's default 4 substeps feed energy into stiff patches — a pad dropped with
+//!   restitution 0.8 rebounded to 1.06 of its height — and one sweep leaves the stiff rows far
+//!   from their solution), so rigid contacts in those steps get one substep too.
 //!
 //! Measured (2026-12, release build), `cslc` against `cslc-rapier`:
 //!
@@ -60,21 +60,20 @@
 //! |---|---|---|
 //! | gentle grasp, default (squeeze 1.5): slip, held | −7.28e-5 m, held | −7.17e-5 m, held |
 //! | gentle grasp, holding threshold of the squeeze (flat sphere / flat box / dome sphere / dome box; analytic 1.0204) | 1.015 / 1.020 / 1.025 / 1.020 | 1.015 / 1.020 / 1.025 / 1.020 |
-//! | gentle grasp, largest step with the right held/dropped verdict at squeeze 1.05 / 0.95 | ≥ 16 ms | 8 ms (at 10 ms the held object drops) |
+//! | gentle grasp, largest step with the right held/dropped verdict at squeeze 1.05 / 0.95 | ≥ 16 ms | 10 ms (at 12 ms the held object drops; 8 ms with the start-of-step friction box) |
 //! | book rotation: max tilt, final tilt, held | 0.0935°, 0.0090°, held | 0.0941°, 0.0123°, held |
 //! | lattice point load (ratio 4): decay length (ℓ = 4 mm) | 4.008 mm | 4.008 mm |
-//! | walker with sole pads: progress (1.05 m planned), foot slip, RMS ZMP error | 1.052 m, 15.2 mm, 77.6 mm | 1.051 m, 20.1 mm, 72.0 mm |
+//! | walker with sole pads: progress (1.05 m planned), foot slip, RMS ZMP error | 1.055 m, 13.8 mm, 72.9 mm | 1.055 m, 14.9 mm, 72.3 mm |
+//! | walker at steps from 0.5 to 2 ms: progress | 1.053 – 1.055 m | 1.051 – 1.055 m |
 //! | cube resting on a pad / restitution 0.8, 0.5, 0 / dynamic friction (`tribo` tests `cslc_*`) | pass | pass |
 //!
 //! On the walker the rapier host is the more fragile one: with rapier's 4 substeps it walked or
-//! fell depending on the sweep count; with the one substep it walks for 8 to 32 sweeps.
-//! It is also the one sensitive to the step: it walks at 2 and 1.8 ms but falls at 1.5, 1.25 and
-//! 1 ms and staggers at 0.5 ms (0.92 m), where `cslc` walks 1.053 – 1.055 m at every step from
-//! 0.5 to 2 ms (the stance foot, landed, rolls onto its toe row and stays there; the cause is not
-//! known: the sweep count, one-point patches and the restitution split are ruled out; ten times
-//! the explicit push makes the 2 ms walk fall at any sweep count, so the articulated body does not
-//! cancel the push against the motor, and ten times the friction box walks at 1 ms). The
-//! gentle grasp shows no such sensitivity (the same result from 0.25 to 8 ms).
+//! fell depending on the sweep count; with the one substep it walks for 8 to 32 sweeps. With the
+//! friction box of each point's start-of-step load (before the second solve) it also fell at
+//! every step from 1.5 ms down — a landing sole's points carry a fraction of their end-of-step
+//! load at the start of a step, and the sole slid and rolled onto one toe corner; now it walks
+//! 1.051 – 1.055 m at every step from 0.5 to 2 ms, as `cslc` does (1.053 – 1.055 m; `tribo`
+//! tests `walker.rs`).
 //!
 //! # Options
 //! Those of the host: `engine_options: {cslc: {...}}` takes the `pgs` keys,

@@ -54,16 +54,29 @@
 //! The push is kept that small on purpose: the motor cancels it within the solver's sweeps, and
 //! whatever a sweep-limited solve leaves of it is a spurious force.
 //!
-//! **Friction.** Motor bounds are per axis and fixed for the step: the tangential force is held
-//! in a box of half-width `μ max(f_n, 0)` on `t₁` and `t₂` (`t₁` along the point's tangential
-//! force at the start of the step, else against its slip), i.e. the friction cone of the
-//! start-of-step normal force. Against the `pgs` host, which bounds the friction by the step's own
-//! normal force `μ f_n⁺` in a circular cone: a point whose load changes within the step keeps the
-//! friction of its start load; an anticipated point (no load yet, `f_n < 0`) has no friction in
-//! the step where it first touches; and the tangential force can exceed the cone by up to √2 when
-//! both axes saturate, i.e. only when the slip turns across the start-of-step force within the
-//! step. (Bounding by the normal force the start velocity predicts made the walker's landing feet
-//! grip with far more than `μ f_n`: a landing point's prediction is the whole stopping force.)
+//! **Friction: two solves from the same start.** Motor bounds are per axis and fixed for a
+//! solve, so the tangential force is held in a box of half-width `μ f̂_n` on `t₁` and `t₂` (`t₁`
+//! along the point's tangential force at the start of the step, else against its slip). The `pgs`
+//! host bounds it by the step's own normal force, `μ f_n⁺` in a circular cone. A step that carries
+//! points therefore runs rapier twice from the same start (`world_snapshot.rs`): first with
+//! `f̂_n = max(f_n, 0)`, the point's load at the start of the step, then, with the world put back,
+//! with `f̂_n = max(f_n⁺, 0)`, the normal force the first solve gave the point — the cone of the
+//! step's own normal force to one fixed-point iteration (the friction of the second solve changes
+//! its normal forces only through the coupling of the rows). What is left against `pgs`: the box
+//! reaches √2 `μ f̂_n` when both axes saturate, i.e. when the slip turns across the start-of-step
+//! force within the step, and an anticipated point (`f_n < 0` at the start) that the first solve
+//! leaves unloaded has no friction in the step.
+//!
+//! Why: with the start-of-step load alone, a landing sole's points carry 0.5 – 48 N at the
+//! start of their first steps and 85 – 185 N at their end, so the sole slid on a fraction of its
+//! friction; the walker (tests `walker.rs`) then rolled onto one toe corner and fell at every step
+//! from 1.5 ms down (it walked at 1.8 and 2 ms). With the second solve it walks 1.051 – 1.055 m
+//! at every step from 0.5 to 2 ms, as on `pgs` (1.053 – 1.055 m). Bounding by the normal force
+//! the start velocity predicts made the landing feet grip with far more than `μ f_n` (a landing
+//! point's prediction is the whole stopping force); bounding by the point's applied force of the
+//! step before still fell at 1 and 1.25 ms. The second solve and the copy of the world cost the
+//! `cslc-rapier` step 1.38 × its time on the walker (212 → 295 µs) and on the gentle grasp
+//! (43 → 59 µs): `tribo-bench time`, medians of four interleaved rounds, load 1.1 – 1.2.
 //!
 //! **Reported force** (`HostedStep::point_forces`): the motor impulses rapier wrote back, divided
 //! by the step, plus the explicit push — the force the step applied.
@@ -117,6 +130,8 @@ pub(crate) struct HostedJoints {
 /// neither moves), frame and explicit push.
 pub(crate) struct Applied {
     joint: Option<ImpulseJointHandle>,
+    /// The point's friction coefficient.
+    friction: f64,
     frame: [Vector3<f64>; 3],
     push: f64,
     /// The force applied without a joint (between links that cannot move against each other), on
@@ -255,6 +270,7 @@ impl HostedJoints {
             let scale = if t > friction { friction / t } else { 1.0 };
             return Ok(Applied {
                 joint: None,
+                friction: point.friction,
                 frame: axes,
                 push: 0.0,
                 fallback: normal * f_n.max(0.0) + f_t * scale,
@@ -321,6 +337,7 @@ impl HostedJoints {
         }
         Ok(Applied {
             joint: Some(handle),
+            friction: point.friction,
             frame: axes,
             push,
             fallback: Vector3::zeros(),
@@ -342,6 +359,29 @@ pub(crate) fn applied_forces(world: &BuiltWorld, applied: &[Applied], substep: f
                 - (a.frame[0] * m[0].impulse + a.frame[1] * m[1].impulse + a.frame[2] * m[2].impulse) / substep
         })
         .collect()
+}
+
+/// The normal force on `b` of every applied point after the step (module docs), N.
+pub(crate) fn normal_forces(world: &BuiltWorld, applied: &[Applied], substep: f64) -> Vec<f64> {
+    applied_forces(world, applied, substep)
+        .iter()
+        .zip(applied)
+        .map(|(force, a)| force.dot(&a.frame[0]))
+        .collect()
+}
+
+/// Bounds each applied point's tangential motors by `μ max(f_n, 0)` with `f_n` its entry of
+/// `normal` (the normal force a first solve of the step gave it; module docs, *Friction*).
+pub(crate) fn bound_friction(world: &mut BuiltWorld, applied: &[Applied], normal: &[f64]) {
+    for (a, &f_n) in applied.iter().zip(normal) {
+        let Some(joint) = a.joint.and_then(|h| world.physics.impulse_joints.get_mut(h, false)) else {
+            continue;
+        };
+        let bound = a.friction * f_n.max(0.0);
+        for axis in [JointAxis::LinY, JointAxis::LinZ] {
+            joint.data.set_motor_max_force(axis, bound);
+        }
+    }
 }
 
 impl ContactHost for RapierEngine {
@@ -384,7 +424,7 @@ impl HostFactory for crate::RapierFactory {
     }
 
     fn coupling(&self) -> &'static str {
-        "implicit: compliant points are joint-motor dashpots in rapier's solver (one substep, 16 sweeps; friction box of the step-start load)"
+        "implicit: compliant points are joint-motor dashpots in rapier's solver (one substep, 16 sweeps; each step solved twice, the friction box of the second bounded by the first's normal forces)"
     }
 
     fn build_host(&self, scene: &Arc<Scene>, options: &EngineOptions) -> Result<Box<dyn ContactHost>, BuildError> {

@@ -56,12 +56,14 @@
 //! pair of rigid bodies) whose three linear motors are the point's implicit dashpots
 //! `f⁺ = f − (k h + c) v⁺`, solved in rapier's constraint solver with the joints and contacts;
 //! an explicit normal push that the motor cancels when the point would pull makes the normal force
-//! unilateral; friction is a box of half-width `μ f_n` (the start-of-step normal force) on the two
-//! tangent axes, not the step's own cone as on `pgs`. rapier offers no per-contact stiffness and
-//! no user constraint rows, and its motor bounds are symmetric and fixed for the step: that is
-//! what the push and the box work around. A step that carries points runs one substep with at
-//! least 16 Gauss–Seidel sweeps, whatever the `substeps` option (measurements in `host.rs`). On
-//! the gentle grasp the lattice on rapier gives the right held/dropped verdict up to an 8 ms step
+//! unilateral; friction is a box of half-width `μ f_n` on the two tangent axes. rapier offers no
+//! per-contact stiffness and no user constraint rows, and its motor bounds are symmetric and fixed
+//! for a solve: that is what the push and the box work around. A step that carries points runs
+//! one substep with at least 16 Gauss–Seidel sweeps, whatever the `substeps` option, and is solved
+//! twice from the same start: the second time with each point's box bounded by the normal force
+//! `f_n` the first solve gave it, the cone of the step's own normal force as on `pgs` to one
+//! fixed-point iteration (measurements in `host.rs`). On
+//! the gentle grasp the lattice on rapier gives the right held/dropped verdict up to a 10 ms step
 //! (on `pgs`, 16 ms and more).
 //!
 //! # What it does not honour
@@ -140,6 +142,7 @@ mod options;
 mod readout;
 mod step;
 mod world_build;
+mod world_snapshot;
 
 use std::sync::Arc;
 

@@ -12,11 +12,12 @@ use tribo_engine::{BuildError, Scene};
 use tribo_engine::{Commands, CompliantPoint, ContactRecord, Engine, LinkRef, SceneState, StepError, StepReport};
 
 use crate::commands::{apply_commands, EffortLaw};
-use crate::host::{applied_forces, HostedJoints};
+use crate::host::{applied_forces, bound_friction, normal_forces, Applied, HostedJoints};
 use crate::materials_hook::{decode_link, LinkMaterials, MaterialHook};
 use crate::options::{FrictionModel, RapierOptions};
 use crate::readout::{count_contacts, read_state, read_state_into, LazyReadout};
 use crate::world_build::{build_world, BuiltWorld};
+use crate::world_snapshot::WorldSnapshot;
 
 pub(crate) struct RapierEngine {
     scene: Arc<Scene>,
@@ -125,6 +126,19 @@ impl RapierEngine {
             excluded: &self.excluded,
         };
         self.world.physics.step_with_events(&hook, &());
+    }
+
+    /// A step that carries compliant points (`host.rs`, *Friction*): solved once with each
+    /// point's friction bounded by its load at the start of the step, then, from the same start,
+    /// again with the bound `μ f_n` of the normal force `f_n` that the first solve gave it.
+    fn hosted_physics_step(&mut self, dt: f64, applied: &[Applied]) {
+        let start = WorldSnapshot::of(&self.world.physics);
+        self.physics_step(dt);
+        let substeps = self.world.physics.integration_parameters.num_solver_iterations.max(1);
+        let normal = normal_forces(&self.world, applied, dt / substeps as f64);
+        start.restore(&mut self.world.physics);
+        bound_friction(&mut self.world, applied, &normal);
+        self.physics_step(dt);
     }
 
     /// The divergence error for this step, if rapier quarantined a body or the state is not finite.
@@ -243,7 +257,11 @@ impl RapierEngine {
                 self.hosted.apply(&mut self.world, &scene, points, dt, &mut self.forced)
             })?
         };
-        report.time("physics_step", || self.physics_step(dt));
+        if points.is_empty() {
+            report.time("physics_step", || self.physics_step(dt));
+        } else {
+            report.time("physics_step", || self.hosted_physics_step(dt, &applied));
+        }
         let mut state = std::mem::take(&mut self.spare_state);
         report.time("read_state", || read_state_into(&self.world, &self.laws, &mut state));
         if let Some(error) = self.divergence(&state) {
@@ -265,5 +283,46 @@ impl RapierEngine {
         report.iterations = u32::try_from(substeps * sweeps).unwrap_or(u32::MAX);
         report.warnings = warnings;
         Ok((report, applied_forces(&self.world, &applied, dt / substeps as f64)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert;
+    use tribo_engine::Engine;
+
+    /// Every rigid body's pose and velocities, as bits.
+    fn bits(world: &BuiltWorld) -> Vec<u64> {
+        let mut out = Vec::new();
+        for (_, rb) in world.physics.bodies.iter() {
+            let pose = convert::isometry(rb.position());
+            let (linear, angular) = (convert::vector3(rb.linvel()), convert::vector3(rb.angvel()));
+            let values = pose.translation.vector.iter().chain(pose.rotation.coords.iter());
+            out.extend(values.chain(linear.iter()).chain(angular.iter()).map(|v| v.to_bits()));
+        }
+        out
+    }
+
+    /// A step solved again from its start snapshot (`world_snapshot.rs`) repeats the first solve
+    /// bit for bit: the snapshot holds all a step changes — a box resting on the ground, whose
+    /// contact's warm-start impulses a step rewrites, included.
+    #[test]
+    fn a_step_from_a_restored_snapshot_repeats_bit_for_bit() {
+        let scene = tribo_testkit::box_above_ground(0.0, 0.101);
+        let mut engine = RapierEngine::new(Arc::clone(&scene), RapierOptions::default()).expect("an engine");
+        let commands = tribo_testkit::idle(&scene);
+        for _ in 0..100 {
+            engine.step(0.001, &commands).expect("a step");
+        }
+        let before = bits(&engine.world);
+        let start = WorldSnapshot::of(&engine.world.physics);
+        engine.physics_step(0.001);
+        let once = bits(&engine.world);
+        assert_ne!(once, before, "the step moved nothing");
+        start.restore(&mut engine.world.physics);
+        assert_eq!(bits(&engine.world), before);
+        engine.physics_step(0.001);
+        assert_eq!(bits(&engine.world), once);
     }
 }
