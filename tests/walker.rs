@@ -157,3 +157,21 @@ fn the_walker_walks_at_half_the_step_too() {
     let project = edited_walker("half-step", &[("time_step: 0.002 ", "time_step: 0.001 ")]);
     walks_on_both_pad_hosts(&project, "1 ms step");
 }
+
+/// The walker on coarse soles of nodes — 12 × 7 spheres at 2 cm, the outermost on the sole's
+/// 0.22 × 0.12 m edges (`layout: nodes`) — walks as the sample does, on both hosts. Measured:
+/// 1.056 m on both (foot slip 12 and 11 mm, RMS ZMP error 74 and 72 mm). Of cells, 11 × 6 spheres at 2 cm over the same sole fall on both hosts at
+/// every step: their outermost centres stand 1 cm inside the sole's edges, where the walker's
+/// centre of pressure runs to within a few millimetres of the toe, and the sole tips over its toe
+/// row (`docs/design/lattice-model.md` §2, "Where a flat pad ends"; `crates/tribo/tests/cslc_tipping.rs`).
+#[test]
+fn the_walker_walks_on_coarse_soles_of_nodes() {
+    let project = edited_walker(
+        "coarse-nodes",
+        &[(
+            "resolution: [22, 12], spacing: 0.01",
+            "resolution: [12, 7], spacing: 0.02, layout: nodes",
+        )],
+    );
+    walks_on_both_pad_hosts(&project, "12 × 7 soles of nodes");
+}

@@ -1,9 +1,9 @@
 //! The scene's pads as lattices with their material parameters and persistent state.
 
 use nalgebra::{Isometry3, Point3};
-use tribo_cslc::{CslcPad, PadGeometry};
+use tribo_cslc::{CslcPad, FlatLayout, PadGeometry};
 use tribo_engine::{LinkRef, Scene};
-use tribo_model::{Geometry, PadShape, Shape};
+use tribo_model::{Geometry, PadLayout, PadShape, Shape};
 
 use crate::coupling::{sphere_cells, sphere_springs, SphereSprings};
 use crate::params::pad_material;
@@ -35,7 +35,17 @@ pub struct Pad {
 
 fn geometry(shape: &PadShape) -> PadGeometry {
     match *shape {
-        PadShape::Flat { resolution, spacing } => PadGeometry::flat(resolution[0], resolution[1], spacing),
+        PadShape::Flat {
+            resolution,
+            spacing,
+            layout,
+        } => {
+            let layout = match layout {
+                PadLayout::Cells => FlatLayout::Cells,
+                PadLayout::Nodes => FlatLayout::Nodes,
+            };
+            PadGeometry::flat_with_layout(resolution[0], resolution[1], spacing, layout)
+        }
         PadShape::Dome {
             radius,
             base_radius,

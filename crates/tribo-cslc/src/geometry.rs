@@ -20,11 +20,40 @@ pub enum CslcError {
     InvalidParams(String),
 }
 
+/// What a flat pad's `nx × ny` spheres at spacing `h` stand for. The sphere centres are the same
+/// in both: a centred grid of pitch `h`, its outermost centres `(n − 1) h / 2` from the middle.
+/// What differs is the pad they sample, and with it the area elements (`docs/design/lattice-model.md`
+/// §2, "Where a flat pad ends").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FlatLayout {
+    /// Each sphere the centre of its own `h × h` cell (the midpoint rule): the pad spans
+    /// `nx h × ny h`, every `a_i = h²`, and the outermost centres lie `h/2` inside its edges — so
+    /// a patch's centre of pressure, which the spheres' contact points bound, stops `h/2` short of
+    /// the edges.
+    #[default]
+    Cells,
+    /// The spheres on the grid's nodes, the outermost on the pad's edges (the trapezoid rule): the
+    /// pad spans `(nx − 1) h × (ny − 1) h`, `a_i = h²` inside, `h²/2` on an edge and `h²/4` at a
+    /// corner, so a patch's centre of pressure reaches the pad's edges at any resolution. A single
+    /// row (or column) keeps its cells' width `h` across it.
+    Nodes,
+}
+
+impl FlatLayout {
+    /// The share of a cell's width `h` that sphere `i` of a row of `n` stands for.
+    fn weight(self, i: usize, n: usize) -> f64 {
+        match self {
+            FlatLayout::Nodes if n > 1 && (i == 0 || i + 1 == n) => 0.5,
+            _ => 1.0,
+        }
+    }
+}
+
 /// The shape of a pad.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PadGeometry {
-    /// Rectangular `nx × ny` grid with spacing `h` in the pad's XY plane; each sphere owns an
-    /// `h × h` cell, so `a_i = h²` (pad area / count).
+    /// Rectangular `nx × ny` grid with spacing `h` in the pad's XY plane; the area elements and
+    /// the pad's extent follow `layout` ([`FlatLayout`]: `a_i = h²` for [`FlatLayout::Cells`]).
     Flat {
         /// Spheres along X.
         nx: usize,
@@ -34,6 +63,8 @@ pub enum PadGeometry {
         spacing: f64,
         /// Sphere radius `r`, m (`h/2` from [`PadGeometry::flat`]).
         sphere_radius: f64,
+        /// What the spheres sample: cells (the default) or nodes.
+        layout: FlatLayout,
     },
     /// Spherical cap of radius `R_d` and half-angle `α` (base radius `R_d sin α`), apex at the
     /// origin, centre of curvature at `(0, 0, −R_d)`. Sampled by the vertical projection of an
@@ -51,13 +82,19 @@ pub enum PadGeometry {
 }
 
 impl PadGeometry {
-    /// A flat pad with sphere radius `h/2`.
+    /// A flat pad of cells ([`FlatLayout::Cells`]) with sphere radius `h/2`.
     pub fn flat(nx: usize, ny: usize, spacing: f64) -> Self {
+        PadGeometry::flat_with_layout(nx, ny, spacing, FlatLayout::Cells)
+    }
+
+    /// A flat pad with sphere radius `h/2` whose spheres sample the pad as `layout` says.
+    pub fn flat_with_layout(nx: usize, ny: usize, spacing: f64, layout: FlatLayout) -> Self {
         PadGeometry::Flat {
             nx,
             ny,
             spacing,
             sphere_radius: 0.5 * spacing,
+            layout,
         }
     }
 
@@ -86,7 +123,8 @@ impl PadGeometry {
                 ny,
                 spacing,
                 sphere_radius,
-            } => build_flat(nx, ny, spacing, sphere_radius),
+                layout,
+            } => build_flat(nx, ny, spacing, sphere_radius, layout),
             PadGeometry::Dome {
                 radius,
                 cap_angle,
@@ -234,7 +272,7 @@ fn grid_neighbours(nx: usize, ny: usize, index: &[Option<usize>], count: usize) 
     lists
 }
 
-fn build_flat(nx: usize, ny: usize, h: f64, r: f64) -> Result<Lattice, CslcError> {
+fn build_flat(nx: usize, ny: usize, h: f64, r: f64, layout: FlatLayout) -> Result<Lattice, CslcError> {
     if nx == 0 || ny == 0 {
         return Err(CslcError::InvalidGeometry(format!(
             "a flat pad needs nx, ny >= 1, got {nx} × {ny}"
@@ -253,7 +291,7 @@ fn build_flat(nx: usize, ny: usize, h: f64, r: f64) -> Result<Lattice, CslcError
                 rest_position: Point3::new(x, y, -r),
                 normal: Vector3::z(),
                 radius: r,
-                area: h * h,
+                area: h * h * layout.weight(ix, nx) * layout.weight(iy, ny),
             });
         }
     }
@@ -317,7 +355,51 @@ fn build_dome(radius: f64, alpha: f64, n: usize, r: f64) -> Result<Lattice, Cslc
 mod tests {
     use nalgebra::Vector3;
 
-    use super::PadGeometry;
+    use super::{FlatLayout, PadGeometry};
+
+    /// Cells and nodes put the spheres at the same centres; nodes weigh them by the trapezoid
+    /// rule — `h²` inside, `h²/2` on an edge, `h²/4` at a corner — so the areas sum to the
+    /// `(nx − 1) h × (ny − 1) h` the outermost centres span, where cells sum to `nx h × ny h`. A
+    /// single row keeps its cells' width.
+    #[test]
+    fn nodes_weigh_the_cells_centres_by_the_trapezoid_rule() {
+        let h = 0.01;
+        let cells = PadGeometry::flat(5, 3, h).build().expect("cells");
+        let nodes = PadGeometry::flat_with_layout(5, 3, h, FlatLayout::Nodes)
+            .build()
+            .expect("nodes");
+        assert_eq!(cells.len(), nodes.len());
+        for (c, n) in cells.spheres().iter().zip(nodes.spheres()) {
+            assert_eq!(c.rest_position, n.rest_position);
+            assert_eq!(c.radius, n.radius);
+        }
+        let extent = |l: &super::Lattice| {
+            let xs = l.spheres().iter().map(|s| s.rest_position.x);
+            let ys = l.spheres().iter().map(|s| s.rest_position.y);
+            let span = |v: Vec<f64>| {
+                v.iter().copied().fold(f64::NEG_INFINITY, f64::max) - v.iter().copied().fold(f64::INFINITY, f64::min)
+            };
+            (span(xs.collect()), span(ys.collect()))
+        };
+        let (x, y) = extent(&nodes);
+        assert!((x - 4.0 * h).abs() < 1e-15 && (y - 2.0 * h).abs() < 1e-15, "{x} × {y}");
+        assert!(
+            (nodes.area() - x * y).abs() < 1e-18,
+            "{} against {}",
+            nodes.area(),
+            x * y
+        );
+        assert!((cells.area() - 15.0 * h * h).abs() < 1e-18);
+        let area = |ix: usize, iy: usize| nodes.spheres()[iy * 5 + ix].area;
+        assert_eq!(area(0, 0), 0.25 * h * h);
+        assert_eq!(area(2, 0), 0.5 * h * h);
+        assert_eq!(area(0, 1), 0.5 * h * h);
+        assert_eq!(area(2, 1), h * h);
+        let row = PadGeometry::flat_with_layout(4, 1, h, FlatLayout::Nodes)
+            .build()
+            .expect("one row");
+        assert!((row.area() - 3.0 * h * h).abs() < 1e-18, "{}", row.area());
+    }
 
     /// Every sphere's four slots are its neighbours, in order, then the rest slot; and a sum over
     /// the slots of a field with a zero rest slot is bit for bit the sum over the neighbours,

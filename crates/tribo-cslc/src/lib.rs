@@ -23,7 +23,7 @@
 //! |---|---|---|---|---|
 //! | `p_i`, `n_i` | rest centre and outward normal of sphere i | [`LatticeSphere::rest_position`], [`LatticeSphere::normal`] | m, unit vector | §2 |
 //! | `r_i` | contact radius | [`LatticeSphere::radius`] | m | §2 |
-//! | `a_i` | area element (`h²` on a flat pad) | [`LatticeSphere::area`] | m² | §2 |
+//! | `a_i` | area element (`h²` on a flat pad; half that on the edges of a pad of nodes, [`FlatLayout`]) | [`LatticeSphere::area`] | m² | §2 |
 //! | `N(i)` | grid 4-neighbours | [`Lattice::neighbours`] | — | §2 |
 //! | `h` | lattice spacing (grid cell of a dome) | [`Lattice::spacing`] | m | §2 |
 //! | `δ_i` | displacement, the state (warm start, extrapolated from the last two steps) | [`CslcPad::displacements`] | m | §2 |
@@ -67,7 +67,7 @@ mod target;
 
 pub use bessel::{bessel_k0, ln_bessel_k0};
 pub use decay::fit_decay_length;
-pub use geometry::{CslcError, Lattice, LatticeSphere, PadGeometry};
+pub use geometry::{CslcError, FlatLayout, Lattice, LatticeSphere, PadGeometry};
 pub use params::{Acceleration, CslcParams};
 pub use result::{ApproachingSphere, PatchResult, TouchingSphere, Wrench};
 pub use solver::{CslcPad, StepInput};

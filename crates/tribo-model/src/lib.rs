@@ -34,7 +34,7 @@ pub use mesh::{Mesh, MeshCollision, MeshMassProperties};
 pub use mesh_file::{load_mesh_file, MeshFileError};
 pub use mjcf::{friction_table, load_mjcf, load_mjcf_model, parse_mjcf, parse_mjcf_model, GeomFriction, MjcfModel};
 pub use motion::{JointMotion, ZmpSeq};
-pub use pad::{PadShape, PadSpec};
+pub use pad::{PadLayout, PadShape, PadSpec};
 pub use seq_file::{load_motion, parse_motion};
 pub use summary::{BodySummary, LinkSummary};
 pub use urdf::{load_urdf, parse_urdf, pose as urdf_origin_pose, without_visuals as urdf_without_visuals};

@@ -10,9 +10,14 @@ use tribo_yaml::Location;
 /// The shape of a pad's lattice.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PadShape {
-    /// A rectangular grid of `resolution[0] × resolution[1]` spheres at spacing `spacing`, m
-    /// (pad size = resolution × spacing), centred on the pad origin in its XY plane.
-    Flat { resolution: [usize; 2], spacing: f64 },
+    /// A rectangular grid of `resolution[0] × resolution[1]` spheres at spacing `spacing`, m,
+    /// centred on the pad origin in its XY plane; `layout` says what they sample (pad size =
+    /// resolution × spacing for cells, (resolution − 1) × spacing for nodes).
+    Flat {
+        resolution: [usize; 2],
+        spacing: f64,
+        layout: PadLayout,
+    },
     /// A spherical cap of curvature radius `radius`, m, and base radius `base_radius`, m
     /// (apex at the pad origin, bulging along +Z), sampled by `resolution` cells across the base.
     Dome {
@@ -20,6 +25,32 @@ pub enum PadShape {
         base_radius: f64,
         resolution: usize,
     },
+}
+
+/// What a flat pad's spheres stand for (`docs/design/lattice-model.md` §2, "Where a flat pad
+/// ends"); the file key `layout:`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PadLayout {
+    /// `cells` (the default): each sphere the centre of its own `spacing × spacing` cell; the
+    /// outermost centres lie half a spacing inside the pad's edges.
+    #[default]
+    Cells,
+    /// `nodes`: the spheres on the grid's nodes, the outermost on the pad's edges; edge spheres
+    /// stand for half a cell, corner spheres for a quarter.
+    Nodes,
+}
+
+impl PadLayout {
+    /// The names a file may give, in order.
+    pub const NAMES: [&'static str; 2] = ["cells", "nodes"];
+
+    /// The file name of this layout.
+    pub fn name(self) -> &'static str {
+        match self {
+            PadLayout::Cells => "cells",
+            PadLayout::Nodes => "nodes",
+        }
+    }
 }
 
 /// A pad on a link.

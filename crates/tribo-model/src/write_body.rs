@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use nalgebra::{Isometry3, Rotation3, Unit, UnitQuaternion, Vector3};
 use serde_yaml::{Mapping, Value};
 
-use crate::{Body, Geometry, JointKind, Link, Mesh, MeshCollision, PadShape, Shape, DEFAULT_MATERIAL};
+use crate::{Body, Geometry, JointKind, Link, Mesh, MeshCollision, PadLayout, PadShape, Shape, DEFAULT_MATERIAL};
 
 /// A mesh written as a `Resource` naming a file rather than inline.
 #[derive(Debug, Clone, PartialEq)]
@@ -434,7 +434,11 @@ fn extra_joint_value(joint: &crate::ExtraJoint) -> Value {
 fn pad_value(pad: &crate::PadSpec) -> Value {
     let mut m = Mapping::new();
     match pad.shape {
-        PadShape::Flat { resolution, spacing } => {
+        PadShape::Flat {
+            resolution,
+            spacing,
+            layout,
+        } => {
             m.insert("shape".into(), "flat".into());
             let [x, y] = resolution;
             m.insert(
@@ -442,6 +446,10 @@ fn pad_value(pad: &crate::PadSpec) -> Value {
                 Value::Sequence(vec![Value::Number((x as u64).into()), Value::Number((y as u64).into())]),
             );
             m.insert("spacing".into(), number(spacing));
+            // The default layout is left unwritten: a body written back reads as it was.
+            if layout != PadLayout::Cells {
+                m.insert("layout".into(), layout.name().into());
+            }
         }
         PadShape::Dome {
             radius,

@@ -248,7 +248,7 @@ links:
     rotation: [0, 0, 1, 30]
     mass: 0
     material: Ground
-    pad: {shape: flat, resolution: [4, 3], spacing: 0.01, translation: [0, 0, 0.05], rotation: [1, 0, 0, 180]}
+    pad: {shape: flat, resolution: [4, 3], spacing: 0.01, layout: nodes, translation: [0, 0, 0.05], rotation: [1, 0, 0, 180]}
   - name: slider
     parent: base
     joint_type: prismatic

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use nalgebra::{Isometry3, Translation3, Vector3};
 use tribo_engine::{BuildError, EngineOptions, Scene, StepError};
-use tribo_model::{Geometry, PadShape, PadSpec};
+use tribo_model::{Geometry, PadLayout, PadShape, PadSpec};
 use tribo_testkit::*;
 
 const SIDE: f64 = 0.04;
@@ -32,6 +32,7 @@ fn cube_on_pad(material: &str) -> Arc<Scene> {
         shape: PadShape::Flat {
             resolution: [10, 10],
             spacing: SIDE / 10.0,
+            layout: PadLayout::Cells,
         },
         pose: Isometry3::from_parts(
             Translation3::new(0.0, 0.0, -0.5 * SIDE),

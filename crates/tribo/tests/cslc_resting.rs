@@ -4,7 +4,7 @@
 use nalgebra::{Isometry3, Translation3, Vector3};
 use tribo_engine::EngineOptions;
 use tribo_engine::LinkRef;
-use tribo_model::{Geometry, PadShape, PadSpec};
+use tribo_model::{Geometry, PadLayout, PadShape, PadSpec};
 use tribo_testkit::*;
 
 const DT: f64 = 1e-3;
@@ -43,6 +43,7 @@ fn cube_on_pad() -> std::sync::Arc<tribo_engine::Scene> {
         shape: PadShape::Flat {
             resolution: [20, 20],
             spacing: SIDE / 20.0,
+            layout: PadLayout::Cells,
         },
         pose: pad_pose,
         location: tribo_yaml::Location::file("test"),

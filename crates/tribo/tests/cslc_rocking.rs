@@ -16,7 +16,7 @@
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use tribo_engine::{EngineOptions, LinkWrench};
-use tribo_model::{Geometry, PadShape, PadSpec};
+use tribo_model::{Geometry, PadLayout, PadShape, PadSpec};
 use tribo_testkit::*;
 
 const G: f64 = 9.81;
@@ -43,6 +43,7 @@ fn scene() -> std::sync::Arc<tribo_engine::Scene> {
         shape: PadShape::Flat {
             resolution: [22, 12],
             spacing: SPACING,
+            layout: PadLayout::Cells,
         },
         pose: Isometry3::from_parts(
             Translation3::new(0.0, 0.0, -0.5 * SIZE[2]),

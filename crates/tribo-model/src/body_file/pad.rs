@@ -2,21 +2,26 @@
 //!
 //! ```yaml
 //! pad: {shape: flat, resolution: [15, 15], spacing: 0.002, translation: [0, 0, 0.01], rotation: [1, 0, 0, 90]}
+//! pad: {shape: flat, resolution: [12, 7], spacing: 0.02, layout: nodes}
 //! pad: {shape: dome, radius: 0.03, base_radius: 0.012, resolution: 12}
 //! ```
-//! The pad frame's origin lies on the contact surface with outward normal +Z.
+//! The pad frame's origin lies on the contact surface with outward normal +Z. A flat pad's
+//! `layout` (optional) is `cells` — each sphere centred in its own cell, the pad `resolution ×
+//! spacing` wide — or `nodes` — the outermost spheres on the pad's edges, the pad `(resolution −
+//! 1) × spacing` wide (`docs/design/lattice-model.md` §2, "Where a flat pad ends").
 
 use tribo_yaml::{Error, Fields, Node};
 
 use super::pose::{isometry, read_placement};
 use super::units::AngleUnit;
-use crate::pad::{PadShape, PadSpec};
+use crate::pad::{PadLayout, PadShape, PadSpec};
 
 /// Keys of a pad mapping.
-pub const PAD_KEYS: [&str; 7] = [
+pub const PAD_KEYS: [&str; 8] = [
     "shape",
     "resolution",
     "spacing",
+    "layout",
     "radius",
     "base_radius",
     "translation",
@@ -33,9 +38,17 @@ pub fn read_pad(node: &Node, unit: AngleUnit, extra: &[&str]) -> Result<PadSpec,
         "flat" => {
             let resolution = read_resolution_pair(f.required(&["resolution"])?)?;
             let spacing = positive(&f, "spacing")?;
-            PadShape::Flat { resolution, spacing }
+            let layout = read_layout(&f)?;
+            PadShape::Flat {
+                resolution,
+                spacing,
+                layout,
+            }
         }
         "dome" => {
+            if let Some(layout) = f.get(&["layout"]) {
+                return Err(layout.error("`layout` belongs to flat pads; a dome is sampled by its own grid"));
+            }
             let radius = positive(&f, "radius")?;
             let base_radius = positive(&f, "base_radius")?;
             if base_radius >= radius {
@@ -67,6 +80,25 @@ pub fn read_pad(node: &Node, unit: AngleUnit, extra: &[&str]) -> Result<PadSpec,
         pose: isometry(translation, rotation),
         location: node.location.clone(),
     })
+}
+
+/// The optional `layout:` of a flat pad, `cells` when absent.
+fn read_layout(f: &Fields) -> Result<PadLayout, Error> {
+    let Some(node) = f.get(&["layout"]) else {
+        return Ok(PadLayout::Cells);
+    };
+    let name = node.as_name()?;
+    match name {
+        "cells" => Ok(PadLayout::Cells),
+        "nodes" => Ok(PadLayout::Nodes),
+        other => {
+            let hint = tribo_yaml::did_you_mean(other, PadLayout::NAMES);
+            Err(node.error(format!(
+                "unknown flat pad layout `{other}`{hint}; expected cells (each sphere centred in its own \
+                 cell) or nodes (the outermost spheres on the pad's edges)"
+            )))
+        }
+    }
 }
 
 fn positive(f: &Fields, key: &str) -> Result<f64, Error> {
@@ -125,12 +157,22 @@ mod tests {
             flat.shape,
             PadShape::Flat {
                 resolution: [15, 10],
-                spacing: 0.002
+                spacing: 0.002,
+                layout: PadLayout::Cells,
             }
         );
         let normal = flat.pose.rotation * Vector3::z();
         assert!((normal - Vector3::new(0.0, -1.0, 0.0)).norm() < 1e-12, "{normal}");
         assert!((flat.pose.translation.vector.z - 0.01).abs() < 1e-15);
+        let nodes = parse("{shape: flat, resolution: [12, 7], spacing: 0.02, layout: nodes}").expect("flat pad");
+        assert_eq!(
+            nodes.shape,
+            PadShape::Flat {
+                resolution: [12, 7],
+                spacing: 0.02,
+                layout: PadLayout::Nodes
+            }
+        );
         let dome = parse("{shape: dome, radius: 0.03, base_radius: 0.012, resolution: 12}").expect("dome pad");
         assert_eq!(
             dome.shape,
@@ -152,6 +194,11 @@ mod tests {
         assert!(e.to_string().contains("> 0"), "{e}");
         let e = parse("{shape: dome, radius: 0.01, base_radius: 0.02, resolution: 5}").unwrap_err();
         assert!(e.to_string().contains("smaller"), "{e}");
+        let e = parse("{shape: flat, resolution: [3, 3], spacing: 0.01, layout: node}").unwrap_err();
+        assert!(e.to_string().contains("did you mean `nodes`"), "{e}");
+        assert!(e.to_string().starts_with("pad.yaml:1:"), "{e}");
+        let e = parse("{shape: dome, radius: 0.03, base_radius: 0.012, resolution: 12, layout: nodes}").unwrap_err();
+        assert!(e.to_string().contains("flat pads"), "{e}");
         let e = parse("{shape: flat, resolution: [3, 3], spacing: 0.01, spacnig: 2}").unwrap_err();
         assert!(e.to_string().contains("spacing"), "{e}");
         assert!(e.to_string().starts_with("pad.yaml:1:"), "{e}");

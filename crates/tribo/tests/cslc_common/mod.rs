@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use nalgebra::{Isometry3, Vector3};
 use tribo_engine::Scene;
-use tribo_model::{Geometry, PadShape, PadSpec};
+use tribo_model::{Geometry, PadLayout, PadShape, PadSpec};
 use tribo_testkit::*;
 
 /// Pad spacing h, m.
@@ -49,6 +49,7 @@ pub fn bed_with(thing: tribo_model::Body, start: Isometry3<f64>, table: tribo_ma
         shape: PadShape::Flat {
             resolution: [RESOLUTION, RESOLUTION],
             spacing: SPACING,
+            layout: PadLayout::Cells,
         },
         pose: Isometry3::identity(),
         location: tribo_yaml::Location::file("test"),
