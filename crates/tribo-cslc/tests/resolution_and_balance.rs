@@ -7,10 +7,11 @@ use tribo_cslc::{CslcPad, FlatLayout, PadGeometry, Plane, Posed, Sphere, Target}
 
 const SIZE: f64 = 0.02;
 
-/// Uniform compression: `k_a δ = k_c φ^{3/2}`, `φ = d − δ`, total force `L² k_a δ`.
-fn analytic_force(depth: f64) -> f64 {
+/// The pressure `k_a δ` (Pa) of an area element pressed `depth` into a flat target on its own:
+/// `k_a δ = k_c φ^{3/2}`, `φ = depth − δ` (bisection to machine precision).
+fn bed_pressure(depth: f64) -> f64 {
     let p = common::params();
-    let (mut lo, mut hi) = (0.0, depth);
+    let (mut lo, mut hi) = (0.0, depth.max(0.0));
     for _ in 0..200 {
         let delta = 0.5 * (lo + hi);
         if p.anchor_stiffness * delta > p.contact_stiffness * (depth - delta).powf(1.5) {
@@ -19,7 +20,12 @@ fn analytic_force(depth: f64) -> f64 {
             lo = delta;
         }
     }
-    SIZE * SIZE * p.anchor_stiffness * 0.5 * (lo + hi)
+    p.anchor_stiffness * 0.5 * (lo + hi)
+}
+
+/// Uniform compression of the `L × L` pad: total force `L² k_a δ`.
+fn analytic_force(depth: f64) -> f64 {
+    SIZE * SIZE * bed_pressure(depth)
 }
 
 #[test]
@@ -166,20 +172,7 @@ fn wrenches_balance_and_torque_follows_the_centre_of_pressure() {
 #[test]
 fn a_tilted_sole_carries_the_force_and_moment_of_the_bed_it_samples() {
     let (depth, tilt): (f64, f64) = (3e-5, 2e-4);
-    let p = common::params();
     let (length, width) = (0.22, 0.12);
-    let pressure = |phi: f64| {
-        let (mut lo, mut hi) = (0.0, phi.max(0.0));
-        for _ in 0..200 {
-            let delta = 0.5 * (lo + hi);
-            if p.anchor_stiffness * delta > p.contact_stiffness * (phi - delta).powf(1.5) {
-                hi = delta;
-            } else {
-                lo = delta;
-            }
-        }
-        p.anchor_stiffness * 0.5 * (lo + hi)
-    };
     let panels = 2000;
     let (mut force, mut moment) = (0.0, 0.0);
     for k in 0..=panels {
@@ -192,7 +185,7 @@ fn a_tilted_sole_carries_the_force_and_moment_of_the_bed_it_samples() {
             2.0
         } * length
             / (3.0 * panels as f64);
-        let q = pressure(depth - x * tilt.sin());
+        let q = bed_pressure(depth - x * tilt.sin());
         force += width * q * weight;
         moment += width * x * q * weight;
     }

@@ -14,49 +14,16 @@
 //! - **Settling.** With restitution 0 the patch's modes are damped: its rocking too, not only its
 //!   normal motion, so the box comes to rest, and at the same pose whatever the step size.
 
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
-use tribo_engine::{EngineOptions, LinkWrench};
-use tribo_model::{Geometry, PadLayout, PadShape, PadSpec};
+mod sole_box;
+
+use nalgebra::Vector3;
+use sole_box::{engine, scene, G, MASS, SIZE};
+use tribo_engine::LinkWrench;
+use tribo_model::PadLayout;
 use tribo_testkit::*;
 
-const G: f64 = 9.81;
-const MASS: f64 = 35.0;
-const SIZE: [f64; 3] = [0.22, 0.12, 0.05];
 const TORQUE: f64 = 30.9;
 const SPACING: f64 = 0.01;
-
-fn scene() -> std::sync::Arc<tribo_engine::Scene> {
-    let table = table(
-        "materials:\n  - name: Ground\n  - name: Sole\n    cslc: { anchor_stiffness: 1.0e11 }\n\
-         contact_materials:\n  - { materials: [Ground, Sole], friction: 1.0, restitution: 0.0 }\n",
-        &["Ground", "Sole"],
-    );
-    let mut model = solid(
-        "sole",
-        Geometry::Box {
-            size: Vector3::from(SIZE),
-        },
-        MASS,
-        "Sole",
-    );
-    model.links[0].pads.push(PadSpec {
-        shape: PadShape::Flat {
-            resolution: [22, 12],
-            spacing: SPACING,
-            layout: PadLayout::Cells,
-        },
-        pose: Isometry3::from_parts(
-            Translation3::new(0.0, 0.0, -0.5 * SIZE[2]),
-            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI),
-        ),
-        location: tribo_yaml::Location::file("test"),
-    });
-    let start = Isometry3::translation(0.0, 0.0, 0.5 * SIZE[2] + 1e-5);
-    scene_with_declared_pads(
-        vec![ground(0.0, &table), place("sole", model, start, false, &table)],
-        table,
-    )
-}
 
 /// What a run of `seconds` at step `dt` ends with.
 #[derive(Clone)]
@@ -74,12 +41,8 @@ struct Settled {
 }
 
 fn settle(engine_name: &str, dt: f64, seconds: f64) -> Settled {
-    let scene = scene();
-    let mut engine = tribo::engines()
-        .get(engine_name)
-        .expect("the engine is registered")
-        .build(&scene, &EngineOptions::none())
-        .expect("the engine builds");
+    let scene = scene([22, 12], SPACING, PadLayout::Cells);
+    let mut engine = engine(engine_name, &scene);
     let mut commands = idle(&scene);
     commands.bodies[1].link_wrenches.push(LinkWrench {
         link: 0,

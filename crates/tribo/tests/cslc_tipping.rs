@@ -23,14 +23,14 @@
 //! its weight's lever shrinks (measured: it turns over). So each layout's limit is bracketed to
 //! ± 3 %, and the two, a tenth apart, are told apart.
 
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
-use tribo_engine::{EngineOptions, LinkWrench};
-use tribo_model::{Geometry, PadLayout, PadShape, PadSpec};
+mod sole_box;
+
+use nalgebra::Vector3;
+use sole_box::{engine, scene, G, MASS};
+use tribo_engine::LinkWrench;
+use tribo_model::PadLayout;
 use tribo_testkit::*;
 
-const G: f64 = 9.81;
-const MASS: f64 = 35.0;
-const SIZE: [f64; 3] = [0.22, 0.12, 0.05];
 /// Half the box's length: the reach of its bottom face ahead of its centre of mass, m.
 const HALF_LENGTH: f64 = 0.11;
 /// The torque's rise and hold, s.
@@ -41,48 +41,11 @@ const STANDS: f64 = 0.02;
 const TIPPED: f64 = 0.1;
 const DT: f64 = 2e-3;
 
-fn scene(resolution: [usize; 2], spacing: f64, layout: PadLayout) -> std::sync::Arc<tribo_engine::Scene> {
-    let table = table(
-        "materials:\n  - name: Ground\n  - name: Sole\n    cslc: { anchor_stiffness: 1.0e11 }\n\
-         contact_materials:\n  - { materials: [Ground, Sole], friction: 1.0, restitution: 0.0 }\n",
-        &["Ground", "Sole"],
-    );
-    let mut model = solid(
-        "sole",
-        Geometry::Box {
-            size: Vector3::from(SIZE),
-        },
-        MASS,
-        "Sole",
-    );
-    model.links[0].pads.push(PadSpec {
-        shape: PadShape::Flat {
-            resolution,
-            spacing,
-            layout,
-        },
-        pose: Isometry3::from_parts(
-            Translation3::new(0.0, 0.0, -0.5 * SIZE[2]),
-            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI),
-        ),
-        location: tribo_yaml::Location::file("test"),
-    });
-    let start = Isometry3::translation(0.0, 0.0, 0.5 * SIZE[2] + 1e-5);
-    scene_with_declared_pads(
-        vec![ground(0.0, &table), place("sole", model, start, false, &table)],
-        table,
-    )
-}
-
 /// The box's largest tilt from upright (rad) on `engine_name` while the torque `torque` (N·m)
 /// rises and is held.
 fn tilt_under(engine_name: &str, resolution: [usize; 2], spacing: f64, layout: PadLayout, torque: f64) -> f64 {
     let scene = scene(resolution, spacing, layout);
-    let mut engine = tribo::engines()
-        .get(engine_name)
-        .expect("the engine is registered")
-        .build(&scene, &EngineOptions::none())
-        .expect("the engine builds");
+    let mut engine = engine(engine_name, &scene);
     let mut commands = idle(&scene);
     let steps = ((RISE + HOLD) / DT).round() as usize;
     let mut largest = 0.0_f64;
