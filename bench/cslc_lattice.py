@@ -12,7 +12,8 @@ pads sampled coarser and finer, so that the cost of a resolution is read beside 
 checks at it. BENCHMARKS.md, "cslc: what a pad's lattice costs", quotes its report.
 
 What it does, per scene and lattice:
-1. Writes the sample with that lattice (the same pad extent, square cells) beside the sample's
+1. Writes the sample with that lattice (the same pad extent, square cells; a pad of `cells` or of
+   `nodes`, whose outermost spheres lie on the pad's edges) beside the sample's
    own files, as hidden temporary files removed afterwards (the sample's relative paths and
    `${SHARE}` resolve as for the sample itself).
 2. `cslc ÷ pgs` by `bench/cslc_floor.py`'s interleaved rounds (each measurement the fastest of
@@ -41,37 +42,46 @@ import tempfile
 import anchors
 import cslc_floor
 
-# A pad's sphere count along each side and its spacing, m; the sample's own lattice first.
-GRASP_LATTICES = [(10, 0.002), (8, 0.0025), (5, 0.004)]
-WALKER_LATTICES = [(22, 12, 0.01), (33, 18, 0.01 * 2 / 3), (11, 6, 0.02)]
+# A pad's sphere count along each side, its spacing, m, and its layout (`cells`: the pad
+# count × spacing wide; `nodes`: the outermost spheres on its edges, the pad (count − 1) × spacing
+# wide; docs/design/lattice-model.md §2, "Where a flat pad ends"); the sample's own lattice first.
+# Every lattice spans the sample's pad: 2 × 2 cm fingers, 22 × 12 cm soles.
+GRASP_LATTICES = [(10, 0.002, "cells"), (8, 0.0025, "cells"), (5, 0.004, "cells"), (9, 0.0025, "nodes"), (7, 0.02 / 6, "nodes")]
+WALKER_LATTICES = [(22, 12, 0.01, "cells"), (33, 18, 0.01 * 2 / 3, "cells"), (11, 6, 0.02, "cells"), (12, 7, 0.02, "nodes"), (23, 13, 0.01, "nodes")]
+
+
+def pad_keys(counts, spacing, layout, spaced):
+    """The pad's `resolution`, `spacing` and (for nodes) `layout` keys as the sample writes them."""
+    keys = f"resolution: [{spaced.join(str(n) for n in counts)}], spacing: {spacing!r}"
+    return keys if layout == "cells" else f"{keys}, layout: {layout}"
 
 
 def grasp_files(lattice):
     """{file name: text} of gentle-grasp with flat pads of `n × n` spheres at `spacing`."""
-    n, spacing = lattice
+    n, spacing, layout = lattice
     folder = anchors.SAMPLES / "gentle-grasp"
     body = (folder / "gripper-flat.body").read_text()
     pad = "resolution: [ 10, 10 ], spacing: 0.002"
     if body.count(pad) != 2:
         sys.exit("cslc_lattice.py: samples/gentle-grasp/gripper-flat.body no longer declares its two pads as expected")
-    body_name = f".lattice-{n}-gripper.body"
+    body_name = f".lattice-{n}-{layout}-gripper.body"
     project = (folder / "gentle-grasp.yaml").read_text()
     if project.count("gripper-${pad}.body") != 1:
         sys.exit("cslc_lattice.py: samples/gentle-grasp/gentle-grasp.yaml no longer names its gripper as expected")
     return {
-        body_name: body.replace(pad, f"resolution: [ {n}, {n} ], spacing: {spacing!r}"),
-        f".lattice-{n}.yaml": project.replace("gripper-${pad}.body", body_name),
+        body_name: body.replace(pad, pad_keys((n, n), spacing, layout, ", ").replace("[", "[ ").replace("]", " ]")),
+        f".lattice-{n}-{layout}.yaml": project.replace("gripper-${pad}.body", body_name),
     }
 
 
 def walker_files(lattice):
     """{file name: text} of the walker with sole pads of `nx × ny` spheres at `spacing`."""
-    nx, ny, spacing = lattice
+    nx, ny, spacing, layout = lattice
     project = (anchors.SAMPLES / "slippy-walker" / "walker.yaml").read_text()
     pad = "resolution: [22, 12], spacing: 0.01"
     if project.count(pad) != 2:
         sys.exit("cslc_lattice.py: samples/slippy-walker/walker.yaml no longer declares its two sole pads as expected")
-    return {f".lattice-{nx}x{ny}.yaml": project.replace(pad, f"resolution: [{nx}, {ny}], spacing: {spacing!r}")}
+    return {f".lattice-{nx}x{ny}-{layout}.yaml": project.replace(pad, pad_keys((nx, ny), spacing, layout, ", "))}
 
 
 def instructions_per_step(driver, project, engine, phases):
@@ -127,8 +137,8 @@ def walker_checks(cli, project):
 
 # Scene -> (sample folder, lattices, files of a lattice, lattice label, phases, --repeat, checks).
 SCENES = {
-    "gentle-grasp": ("gentle-grasp", GRASP_LATTICES, grasp_files, lambda l: f"{l[0]} × {l[0]} at {1e3 * l[1]:.2f} mm", "1-300,301-2000", 5, grasp_checks),
-    "walker": ("slippy-walker", WALKER_LATTICES, walker_files, lambda l: f"{l[0]} × {l[1]} at {1e3 * l[2]:.2f} mm", "1-3800", 2, walker_checks),
+    "gentle-grasp": ("gentle-grasp", GRASP_LATTICES, grasp_files, lambda l: f"{l[0]} × {l[0]} {l[2]} at {1e3 * l[1]:.2f} mm", "1-300,301-2000", 5, grasp_checks),
+    "walker": ("slippy-walker", WALKER_LATTICES, walker_files, lambda l: f"{l[0]} × {l[1]} {l[3]} at {1e3 * l[2]:.2f} mm", "1-3800", 2, walker_checks),
 }
 
 
@@ -179,7 +189,7 @@ def main():
             finally:
                 for path in written:
                     path.unlink(missing_ok=True)
-            spheres = lattice[0] * lattice[0] if len(lattice) == 2 else lattice[0] * lattice[1]
+            spheres = lattice[0] * lattice[0] if len(lattice) == 3 else lattice[0] * lattice[1]
             ratios = " | ".join(f"{measured[p][0]:.2f}" for p in phase_names)
             lines.append(f"| {label(lattice)} | {spheres} | {ratios} |{counts} {text} | {'yes' if ok else '**no**'} |")
         lines.append("")
