@@ -41,8 +41,13 @@ pub enum PadLayout {
 }
 
 impl PadLayout {
-    /// The names a file may give, in order.
-    pub const NAMES: [&'static str; 2] = ["cells", "nodes"];
+    /// Every layout, in the order a message lists them.
+    pub const ALL: [PadLayout; 2] = [PadLayout::Cells, PadLayout::Nodes];
+
+    /// The layout a file names `name`, if any.
+    pub fn named(name: &str) -> Option<PadLayout> {
+        PadLayout::ALL.into_iter().find(|l| l.name() == name)
+    }
 
     /// The file name of this layout.
     pub fn name(self) -> &'static str {

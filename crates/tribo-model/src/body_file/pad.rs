@@ -88,17 +88,13 @@ fn read_layout(f: &Fields) -> Result<PadLayout, Error> {
         return Ok(PadLayout::Cells);
     };
     let name = node.as_name()?;
-    match name {
-        "cells" => Ok(PadLayout::Cells),
-        "nodes" => Ok(PadLayout::Nodes),
-        other => {
-            let hint = tribo_yaml::did_you_mean(other, PadLayout::NAMES);
-            Err(node.error(format!(
-                "unknown flat pad layout `{other}`{hint}; expected cells (each sphere centred in its own \
-                 cell) or nodes (the outermost spheres on the pad's edges)"
-            )))
-        }
-    }
+    PadLayout::named(name).ok_or_else(|| {
+        let hint = tribo_yaml::did_you_mean(name, PadLayout::ALL.map(PadLayout::name));
+        node.error(format!(
+            "unknown flat pad layout `{name}`{hint}; expected cells (each sphere centred in its own \
+             cell) or nodes (the outermost spheres on the pad's edges)"
+        ))
+    })
 }
 
 fn positive(f: &Fields, key: &str) -> Result<f64, Error> {
