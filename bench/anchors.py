@@ -104,7 +104,7 @@ def scenes(quick):
     out = [
         ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"], short, few),
         ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], walks, many),
-        ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["pgs", "cslc"], short, few),
+        ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["mujoco", "pgs", "cslc"], short, few),
         ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"], walks, many),
     ]
     for n in PILE_SIZES:
@@ -121,8 +121,8 @@ def anchor_rows(quick):
         ("SR1 walk (position-mode PD)", "sr1-walk", "1-1500" if quick else "1-6700", ["mujoco", "raw-rapier", "pgs", "rapier"]),
         ("500-box pile, landing", "pile-500", pile[0], PILE_ENGINES),
         ("500-box pile, steady", "pile-500", pile[1], PILE_ENGINES),
-        ("gentle-grasp, closing", "gentle-grasp", "1-300", ["pgs", "cslc"]),
-        ("gentle-grasp, held and lifted", "gentle-grasp", "301-2000", ["pgs", "cslc"]),
+        ("gentle-grasp, closing", "gentle-grasp", "1-300", ["mujoco", "pgs", "cslc"]),
+        ("gentle-grasp, held and lifted", "gentle-grasp", "301-2000", ["mujoco", "pgs", "cslc"]),
         ("walker, whole run", "walker", "1-1000" if quick else "1-3800", ["pgs", "rapier", "cslc"]),
     ]
 
@@ -290,6 +290,8 @@ def main():
             f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement, the two walks {1 if args.quick else WALK_RUNS} times and the 200-, 500- and 1000-box piles {1 if args.quick else PILE_RUNS} times, each from a fresh build, and each process reports the median of its runs; a measurement is the fastest of {1 if args.quick else SHORT_SCENE_PROCESSES} fresh processes for the short scenes and of {1 if args.quick else LONG_SCENE_PROCESSES} for the others, phase by phase (slow processes: {slow} of {total} ran a phase more than {SLOW_PROCESS} times slower than their measurement's fastest).",
             "",
             tables.anchor_table(results, anchor_rows(args.quick)),
+            "",
+            tables.setting_note(results, anchor_rows(args.quick)),
             "",
             "N-box piles, " + ("steps 101–300" if args.quick else "steady state, steps 201–1000") + f": CPU time per step and its ratio to the {PILE_SIZES[0]}-box pile's; the last row steps {PILE_COPIES} independent copies of the {PILE_SIZES[0]}-box pile one after the other (as many boxes as the largest pile, each copy's data staying in the cache through its step: the scaling this machine allows an engine whose step stays within an island).",
             "",

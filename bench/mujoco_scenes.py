@@ -16,8 +16,24 @@ runs the scene the project file defines:
 - a `mode: position` joint pattern becomes position actuators (kp = P, kv = D) whose controls are
   the pattern resampled at every step; the integrator is `implicitfast` (implicit actuator
   damping, as tribo's engines evaluate the PD implicitly);
+- a fixed body moved by a `kinematic_path` (gentle-grasp's palm) is a free body a million times
+  its mass and inertia, gravity-compensated, whose position is set before every step to the
+  path's at the step's start and whose velocity to the path's mean over the step (the motion
+  tribo's engines are given): contacts cannot move it, and the contact solver sees it move (a
+  mocap body would not: MuJoCo gives it no velocity, and the fingers would slide past what they
+  hold). Its other links are child bodies on slide or hinge joints; a `joint_effort` becomes a
+  motor actuator whose control is the effort within its time window;
 - solver settings are MuJoCo's defaults (Newton, pyramidal cones, 100 iterations, tolerance
-  1e-8), self-collisions off as in the projects.
+  1e-8), self-collisions off as in the projects — but for a scene with a kinematic hand
+  (gentle-grasp), `impratio` 10 (friction constraints ten times harder than the normal ones,
+  MuJoCo's remedy for grasped objects creeping out of soft frictional contacts): with the
+  default 1 the ball slides out of the fingers during the lift (52 mm), with 10 it slips 2.7 mm,
+  on elliptic cones as much.
+
+Friction: MuJoCo takes the larger of two geoms' coefficients. The free bodies' geoms carry their
+material's coefficient against the floor, the floor 0, and a kinematic body's geoms their
+material's coefficient against the free bodies' material; `build` checks that this gives every
+pair of the scene's materials that can touch (free against anything) the table's coefficient.
 """
 
 import pathlib
@@ -40,20 +56,93 @@ def _friction(desc, material, floor_material):
     raise SceneError(f"{desc['project']}: no contact entry for {material} / {floor_material}")
 
 
+def _kinematic_paths(desc):
+    """{body name: its kinematic_path controller}."""
+    return {c["body"]: c for c in desc["controllers"] if c["type"] == "kinematic_path"}
+
+
 def _floor(desc):
-    fixed = [b for b in desc["bodies"] if b["fixed"]]
+    moved = _kinematic_paths(desc)
+    fixed = [b for b in desc["bodies"] if b["fixed"] and b["name"] not in moved]
     if len(fixed) != 1:
-        raise SceneError(f"{desc['project']}: {len(fixed)} fixed bodies; these scenes have one floor")
+        raise SceneError(f"{desc['project']}: {len(fixed)} fixed bodies not moved by a path; these scenes have one floor")
     return fixed[0]
+
+
+def _floor_top(floor):
+    """z of the floor's top face: its one box's top, in the world."""
+    (link,) = floor["links"]
+    (shape,) = link["shapes"]
+    if shape["geometry"]["type"] != "box" or floor["root_pose"]["quaternion"] != [1.0, 0.0, 0.0, 0.0]:
+        raise SceneError(f"floor {floor['name']}: one upright box expected")
+    return floor["root_pose"]["translation"][2] + shape["pose"]["translation"][2] + shape["geometry"]["size"][2] / 2.0
 
 
 def _add_floor(spec, floor):
     spec.worldbody.add_geom(
         name="floor",
         type=mujoco.mjtGeom.mjGEOM_PLANE,
+        pos=[0.0, 0.0, _floor_top(floor)],
         size=[5.0, 5.0, 0.1],
         friction=[0.0, 0.0, 0.0],
     )
+
+
+def _add_shape(body, name, shape, friction):
+    geometry = shape["geometry"]
+    kw = dict(pos=shape["pose"]["translation"], quat=shape["pose"]["quaternion"], friction=[friction, 0.005, 0.0001])
+    if geometry["type"] == "box":
+        body.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=[s / 2.0 for s in geometry["size"]], **kw)
+    elif geometry["type"] == "sphere":
+        body.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[geometry["radius"], 0, 0], **kw)
+    else:
+        raise SceneError(f"body {name}: shape {geometry['type']} is not translated")
+
+
+def _inertial(link):
+    i = link["inertia"]
+    return dict(
+        mass=link["mass"],
+        ipos=link["center_of_mass"],
+        fullinertia=[i[0][0], i[1][1], i[2][2], i[0][1], i[0][2], i[1][2]],
+    )
+
+
+# `impratio` of a scene with a kinematic hand (module docs).
+GRASP_IMPRATIO = 10.0
+
+# A kinematic body's mass and inertia over its own: contacts change its velocity within a step by
+# a millionth of what they would change its own (and it is set again before the next step).
+KINEMATIC_SCALE = 1e6
+
+
+def _kinematic_body(spec, body, friction_of):
+    """A fixed body moved by a path: its root a heavy free body at the root pose (module docs),
+    its other links child bodies on their joints (slide for prismatic, hinge for revolute)."""
+    pose = body["root_pose"]
+    bodies = []
+    for k, link in enumerate(body["links"]):
+        if link["parent"] is None:
+            if k != 0:
+                raise SceneError(f"body {body['name']}: one root link, listed first")
+            heavy = _inertial(link)
+            heavy["mass"] *= KINEMATIC_SCALE
+            heavy["fullinertia"] = [KINEMATIC_SCALE * v for v in heavy["fullinertia"]]
+            b = spec.worldbody.add_body(name=body["name"], pos=pose["translation"], quat=pose["quaternion"], gravcomp=1.0, **heavy)
+            b.explicitinertial = True
+            b.add_freejoint(name=f"{body['name']}.root")
+        else:
+            offset = link["offset"]
+            b = bodies[link["parent"]].add_body(name=f"{body['name']}.{link['name']}", pos=offset["translation"], quat=offset["quaternion"], **_inertial(link))
+            b.explicitinertial = True
+            kinds = {"prismatic": mujoco.mjtJoint.mjJNT_SLIDE, "revolute": mujoco.mjtJoint.mjJNT_HINGE}
+            if link["joint"] in kinds:
+                b.add_joint(name=link["joint_name"], type=kinds[link["joint"]], axis=link["joint_axis"], ref=0.0)
+            elif link["joint"] != "fixed":
+                raise SceneError(f"body {body['name']}: joint {link['joint']} of link {link['name']} is not translated")
+        for shape in link["shapes"]:
+            _add_shape(b, body["name"], shape, friction_of(link["material"]))
+        bodies.append(b)
 
 
 def _settings(spec, desc):
@@ -67,7 +156,6 @@ def _free_body(spec, body, friction):
     if len(link["shapes"]) != 1:
         raise SceneError(f"body {body['name']}: one shape per free body here")
     shape = link["shapes"][0]
-    geometry = shape["geometry"]
     pose = body["root_pose"]
     b = spec.worldbody.add_body(
         name=body["name"],
@@ -86,13 +174,7 @@ def _free_body(spec, body, friction):
     )
     b.explicitinertial = True
     b.add_freejoint()
-    kw = dict(pos=shape["pose"]["translation"], quat=shape["pose"]["quaternion"], friction=[friction, 0.005, 0.0001])
-    if geometry["type"] == "box":
-        b.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=[s / 2.0 for s in geometry["size"]], **kw)
-    elif geometry["type"] == "sphere":
-        b.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[geometry["radius"], 0, 0], **kw)
-    else:
-        raise SceneError(f"body {body['name']}: shape {geometry['type']} is not translated")
+    _add_shape(b, body["name"], shape, friction)
 
 
 def _sr1(desc, body, floor_material):
@@ -119,12 +201,59 @@ def _sr1(desc, body, floor_material):
     return robot
 
 
+class Schedule:
+    """What is set before each step (from 0): the actuator controls (`ctrl`, steps × nu, or None)
+    and the kinematic bodies' free joints (`roots`: (qpos address, steps × 7 positions, dof
+    address, steps × 6 velocities) each)."""
+
+    def __init__(self, ctrl, roots):
+        self.ctrl, self.roots = ctrl, roots
+
+    def apply(self, data, k):
+        if self.ctrl is not None:
+            data.ctrl[:] = self.ctrl[k]
+        for qadr, qpos, dadr, qvel in self.roots:
+            data.qpos[qadr : qadr + 7] = qpos[k]
+            data.qvel[dadr : dadr + 6] = qvel[k]
+
+
+def _root_motion(desc, path):
+    """A kinematic path's free-joint positions at each step's start and velocities over each
+    step: linear in the world, angular in the body frame (MuJoCo's free joint)."""
+    poses = path["poses"]
+    dt = desc["time_step"]
+    qpos = np.array([p["translation"] + p["quaternion"] for p in poses[:-1]])
+    qvel = np.zeros((len(poses) - 1, 6))
+    for k in range(len(poses) - 1):
+        a, b = poses[k], poses[k + 1]
+        qvel[k, :3] = (np.array(b["translation"]) - np.array(a["translation"])) / dt
+        turn = np.zeros(3)
+        mujoco.mju_subQuat(turn, np.array(b["quaternion"]), np.array(a["quaternion"]))
+        qvel[k, 3:] = turn / dt
+    return qpos, qvel
+
+
+def _check_frictions(desc, geoms, floor_material):
+    """Every pair of materials that can touch — a free body's against any geom's or the floor's —
+    gets the table's coefficient from MuJoCo's larger-of-two rule with the geoms' `geoms`
+    ({material: coefficient}); the floor carries 0."""
+    free = {l["material"] for b in desc["bodies"] if not b["fixed"] for l in b["links"]}
+    for a in free:
+        for b in set(geoms) | {floor_material}:
+            got = max(geoms[a], geoms.get(b, 0.0))
+            want = _friction(desc, a, b)
+            if abs(got - want) > 1e-12:
+                raise SceneError(f"{desc['project']}: friction {a} / {b} would be {got} in MuJoCo, the table says {want}")
+
+
 def build(desc):
-    """(MjModel, MjData, control schedule) for a description: the schedule maps a step index
-    (from 0) to the actuator controls, or is None when the scene has no actuators."""
+    """(MjModel, MjData, Schedule or None): the schedule sets the controls and mocap poses before
+    every step; None when the scene has neither."""
     floor = _floor(desc)
     floor_material = floor["links"][0]["material"]
+    paths = _kinematic_paths(desc)
     moving = [b for b in desc["bodies"] if not b["fixed"]]
+    kinematic = [b for b in desc["bodies"] if b["fixed"] and b["name"] in paths]
     articulated = [b for b in moving if len(b["links"]) > 1]
     if len(articulated) > 1:
         raise SceneError(f"{desc['project']}: more than one articulated body")
@@ -134,24 +263,67 @@ def build(desc):
     spec = _sr1(desc, articulated[0], floor_material) if articulated else mujoco.MjSpec()
     _settings(spec, desc)
     _add_floor(spec, floor)
+    geoms = {}
     for body in moving:
         if len(body["links"]) == 1:
-            _free_body(spec, body, _friction(desc, body["links"][0]["material"], floor_material))
+            material = body["links"][0]["material"]
+            geoms[material] = _friction(desc, material, floor_material)
+            _free_body(spec, body, geoms[material])
+    if kinematic:
+        spec.option.impratio = GRASP_IMPRATIO
+        free = {b["links"][0]["material"] for b in moving if len(b["links"]) == 1}
+        if len(free) != 1:
+            raise SceneError(f"{desc['project']}: a kinematic body beside free bodies of {len(free)} materials")
+        (held,) = free
+
+        def friction_of(material):
+            mu = _friction(desc, material, held) if material != held else geoms[held]
+            geoms.setdefault(material, mu)
+            return mu
+
+        for body in kinematic:
+            _kinematic_body(spec, body, friction_of)
+        _check_frictions(desc, geoms, floor_material)
     patterns = [c for c in desc["controllers"] if c["type"] == "joint_pattern"]
+    efforts = [c for c in desc["controllers"] if c["type"] == "joint_effort"]
     for c in desc["controllers"]:
-        if c["type"] != "joint_pattern" or c["mode"] != "position":
+        if c["type"] == "joint_pattern" and c["mode"] != "position":
             raise SceneError(f"{desc['project']}: only position-mode joint patterns are translated")
+        if c["type"] not in ("joint_pattern", "joint_effort", "kinematic_path"):
+            raise SceneError(f"{desc['project']}: a {c['type']} controller is not translated")
     for c in patterns:
         for name, (kp, kd) in zip(c["joints"], c["gains"]):
             act = spec.add_actuator(name=f"pd_{name}", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
             act.set_to_position(kp=kp, kv=kd)
+    for c in efforts:
+        spec.add_actuator(name=f"effort_{c['body']}_{c['joint']}", target=c["joint"], trntype=mujoco.mjtTrn.mjTRN_JOINT)
     model = spec.compile()
     data = mujoco.MjData(model)
     for body in articulated:
         _initial_pose(model, data, body)
     mujoco.mj_forward(model, data)
-    schedule = _schedule(desc, patterns) if patterns else None
+    ctrl = None
+    if patterns or efforts:
+        columns = [_pattern_controls(desc, patterns)] if patterns else []
+        columns += [_effort_controls(desc, c)[:, None] for c in efforts]
+        ctrl = np.concatenate(columns, axis=1)
+    roots = []
+    for body in kinematic:
+        joint = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, f"{body['name']}.root")
+        qpos, qvel = _root_motion(desc, paths[body["name"]])
+        roots.append((model.jnt_qposadr[joint], qpos, model.jnt_dofadr[joint], qvel))
+        data.qpos[model.jnt_qposadr[joint] : model.jnt_qposadr[joint] + 7] = qpos[0]
+    if roots:
+        mujoco.mj_forward(model, data)
+    schedule = Schedule(ctrl, roots) if ctrl is not None or roots else None
     return model, data, schedule
+
+
+def _effort_controls(desc, c):
+    """A joint effort's control per step: the effort within its window [start, end), else 0."""
+    t = np.arange(desc["steps"]) * desc["time_step"]
+    end = np.inf if c["end"] is None else c["end"]
+    return np.where((t >= c["start"]) & (t < end), c["effort"], 0.0)
 
 
 def _initial_pose(model, data, body):
@@ -165,7 +337,7 @@ def _initial_pose(model, data, body):
             data.qpos[model.jnt_qposadr[j]] = link["initial_position"]
 
 
-def _schedule(desc, patterns):
+def _pattern_controls(desc, patterns):
     """Controls per step: each pattern at t = k dt, linearly interpolated between frames at its
     own frame rate, the last frame held (tribo's joint_pattern resampling)."""
     (c,) = patterns

@@ -42,11 +42,13 @@ def fmt_ratio(x):
 
 def anchor_table(results, rows):
     """rows: (label, scene, phase, engines). Cells: median steps/s (and time per step) per engine;
-    ratios: pgs ÷ MuJoCo in speed, tribo rapier ÷ raw rapier in time, cslc ÷ pgs in time."""
+    ratios: pgs ÷ MuJoCo in speed, tribo rapier ÷ raw rapier in time, cslc ÷ pgs and cslc ÷
+    MuJoCo in time (the last is the CSLC paper's comparison: the lattice against its host's point
+    contact, MuJoCo there)."""
     head = [label for _, label in ENGINE_COLUMNS]
     lines = [
-        "| scene | steps | " + " | ".join(head) + " | pgs ÷ MuJoCo (speed) | tribo rapier ÷ raw rapier (time) | cslc ÷ pgs (time) |",
-        "|---|---|" + "---|" * len(head) + "---|---|---|",
+        "| scene | steps | " + " | ".join(head) + " | pgs ÷ MuJoCo (speed) | tribo rapier ÷ raw rapier (time) | cslc ÷ pgs (time) | cslc ÷ MuJoCo (time) |",
+        "|---|---|" + "---|" * len(head) + "---|---|---|---|",
     ]
     for label, scene, phase, engines in rows:
         cells = []
@@ -60,10 +62,11 @@ def anchor_table(results, rows):
         pgs_vs_mujoco = ratio_median(t("mujoco"), t("pgs")) if {"mujoco", "pgs"} <= set(engines) else None
         rapier_vs_raw = ratio_median(t("rapier"), t("raw-rapier")) if {"rapier", "raw-rapier"} <= set(engines) else None
         cslc_vs_pgs = ratio_median(t("cslc"), t("pgs")) if {"cslc", "pgs"} <= set(engines) else None
+        cslc_vs_mujoco = ratio_median(t("cslc"), t("mujoco")) if {"cslc", "mujoco"} <= set(engines) else None
         lines.append(
             f"| {label} | {phase.replace('-', '–')} | "
             + " | ".join(cells)
-            + f" | {fmt_ratio(pgs_vs_mujoco)} | {fmt_ratio(rapier_vs_raw)} | {fmt_ratio(cslc_vs_pgs)} |"
+            + f" | {fmt_ratio(pgs_vs_mujoco)} | {fmt_ratio(rapier_vs_raw)} | {fmt_ratio(cslc_vs_pgs)} | {fmt_ratio(cslc_vs_mujoco)} |"
         )
     return "\n".join(lines)
 
@@ -112,3 +115,21 @@ def check_table(results, scenes):
             cells.append(f"{top:.4f} m, {run.get('contacts_at_end')}" if top is not None else f"{run.get('contacts_at_end')}")
         lines.append(f"| {scene} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def setting_note(results, rows):
+    """A sentence: what setting MuJoCo's inputs from Python before every step costs alone, per
+    row whose scene sets any (`mujoco_time.py`'s `setting_per_step_s`, last round), which
+    MuJoCo's times in the table include."""
+    parts = []
+    for label, scene, phase, engines in rows:
+        run = (results[-1].get((scene, "mujoco")) or {}).get("_run") if "mujoco" in engines else None
+        for p in (run or {}).get("phases", []):
+            if p["steps"] == phase and p.get("setting_per_step_s", 0.0) > 0.0:
+                parts.append(f"{label} {duration(p['setting_per_step_s'])}")
+    if not parts:
+        return ""
+    return (
+        "MuJoCo's times include setting its controls (a joint pattern, a joint effort) and its kinematic bodies' "
+        "positions and velocities from Python before every step; that setting alone (last round): " + "; ".join(parts) + "."
+    )

@@ -1,13 +1,16 @@
 //! The project's scene as JSON, for building the same scene in another simulator
 //! (`bench/anchors.py` builds MuJoCo models from it): bodies with their root poses, links,
 //! inertia, shapes and initial joint positions; the contact coefficients of every pair of the
-//! scene's materials; the joint-pattern controllers with their gains and motion frames.
+//! scene's materials; the joint-pattern controllers with their gains and motion frames, the
+//! joint-effort controllers with their efforts and time windows, and the kinematic paths as the
+//! root pose at every step's start and end (`t = k dt`, `k = 0 ..= steps`).
 //! SI units; quaternions `[w, x, y, z]`; inertia 3 × 3 row by row about the centre of mass in
 //! link axes.
 
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use serde_json::{json, Value};
 use tribo_model::{Geometry, JointKind};
+use tribo_runner::controllers::KinematicPathController;
 use tribo_runner::{Scene, SceneBody};
 use tribo_scene::{ControllerSpec, PatternMode, Project};
 
@@ -22,7 +25,11 @@ pub fn describe(project: &Project, steps: u64) -> Value {
         "gravity": vec3(&scene.gravity),
         "bodies": scene.bodies.iter().map(|b| body(scene, b)).collect::<Vec<_>>(),
         "contacts": contacts(scene),
-        "controllers": project.controllers.iter().map(|c| controller(scene, c)).collect::<Vec<_>>(),
+        "controllers": project
+            .controllers
+            .iter()
+            .map(|c| controller(scene, c, project.simulation.time_step, steps))
+            .collect::<Vec<_>>(),
     })
 }
 
@@ -122,9 +129,36 @@ fn contacts(scene: &Scene) -> Vec<Value> {
     out
 }
 
-fn controller(scene: &Scene, c: &ControllerSpec) -> Value {
-    let ControllerSpec::JointPattern(p) = c else {
-        return json!({ "type": "other" });
+/// An end of a time window: `null` for one that never ends.
+fn time_or_null(t: f64) -> Value {
+    if t.is_finite() {
+        json!(t)
+    } else {
+        Value::Null
+    }
+}
+
+fn controller(scene: &Scene, c: &ControllerSpec, dt: f64, steps: u64) -> Value {
+    let p = match c {
+        ControllerSpec::JointPattern(p) => p,
+        ControllerSpec::JointEffort(e) => {
+            let body = &scene.bodies[e.joint.body];
+            return json!({
+                "type": "joint_effort",
+                "body": body.name,
+                "joint": body.model.links.get(e.joint.link).map_or("", |l| l.joint.name.as_str()),
+                "effort": e.effort,
+                "start": e.start,
+                "end": time_or_null(e.end),
+            });
+        }
+        ControllerSpec::KinematicPath(k) => {
+            let body = &scene.bodies[k.body];
+            let path = KinematicPathController::starting_at(k.clone(), body.root_pose);
+            let poses: Vec<Value> = (0..=steps).map(|i| pose(&path.pose_at(i as f64 * dt))).collect();
+            return json!({ "type": "kinematic_path", "body": body.name, "poses": poses });
+        }
+        ControllerSpec::Wrench(_) => return json!({ "type": "other" }),
     };
     let body = &scene.bodies[p.body];
     let joints: Vec<String> = (0..p.motion.num_parts)
@@ -145,4 +179,52 @@ fn controller(scene: &Scene, c: &ControllerSpec) -> Value {
         "frames": frames,
         "end_with_motion": p.end_with_motion,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::describe;
+
+    /// gentle-grasp's controllers as another simulator needs them: the squeeze effort of the
+    /// project's formula, `1.5 m g / (2 μ)` with m 0.1 kg and μ 0.5, and the palm's minimum-jerk
+    /// lift sampled at every step — at rest before 0.3 s, half-way (`10/8 − 15/16 + 6/32 = 1/2`
+    /// of the 5 cm) at 0.9 s, at the top from 1.5 s.
+    #[test]
+    fn gentle_grasp_describes_its_efforts_and_its_lift_step_by_step() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let project = crate::project::load(
+            &root.join("samples/gentle-grasp/gentle-grasp.yaml"),
+            Some(root.join("share")),
+        )
+        .expect("gentle-grasp loads");
+        let d = describe(&project, 2000);
+        let controllers = d["controllers"].as_array().expect("controllers");
+        let efforts: Vec<_> = controllers.iter().filter(|c| c["type"] == "joint_effort").collect();
+        assert_eq!(efforts.len(), 2);
+        for (c, joint) in efforts.iter().zip(["left_finger", "right_finger"]) {
+            assert_eq!(c["body"], "gripper");
+            assert_eq!(c["joint"], joint);
+            let effort = c["effort"].as_f64().expect("effort");
+            assert!((effort - 1.5 * 0.1 * 9.81 / (2.0 * 0.5)).abs() < 1e-12, "{effort}");
+            assert_eq!(c["start"], 0.0);
+            assert!(c["end"].is_null());
+        }
+        let path = controllers
+            .iter()
+            .find(|c| c["type"] == "kinematic_path")
+            .expect("the lift");
+        let poses = path["poses"].as_array().expect("poses");
+        assert_eq!(poses.len(), 2001);
+        let z = |k: usize| poses[k]["translation"][2].as_f64().expect("z");
+        assert_eq!(z(0), 0.07);
+        assert_eq!(z(300), 0.07);
+        assert!((z(900) - 0.095).abs() < 1e-12, "{}", z(900));
+        assert!((z(1500) - 0.12).abs() < 1e-12 && (z(2000) - 0.12).abs() < 1e-12);
+        assert!(
+            (1..2001).all(|k| z(k) >= z(k - 1) - 1e-15),
+            "the lift only rises (to rounding)"
+        );
+    }
 }

@@ -38,8 +38,18 @@ impl KinematicPathController {
         }
     }
 
+    /// The controller of `spec` for a body whose root starts at `start` (what
+    /// [`Controller::initialize`] takes from the scene): its path can then be read with
+    /// [`Self::pose_at`] without a run (`tribo-bench describe` samples it for other simulators).
+    pub fn starting_at(spec: KinematicPathSpec, start: Isometry3<f64>) -> Self {
+        KinematicPathController {
+            start,
+            ..Self::new(spec)
+        }
+    }
+
     /// Pose of the root at time `t`.
-    fn at(&self, t: f64) -> Isometry3<f64> {
+    pub fn pose_at(&self, t: f64) -> Isometry3<f64> {
         match &self.path {
             Path::Piecewise(points, progress) => piecewise(points, *progress, t),
             Path::Cubic(path) => path.pose(t),
@@ -61,8 +71,8 @@ impl Controller for KinematicPathController {
     fn control(&mut self, input: &ControlInput, commands: &mut Commands) -> Control {
         // The target is where the root must be at the end of the coming step; the velocities
         // are the step's mean, so the engine lands on it.
-        let pose = self.at(input.time + input.dt);
-        let now = self.at(input.time);
+        let pose = self.pose_at(input.time + input.dt);
+        let now = self.pose_at(input.time);
         let linear_velocity = (pose.translation.vector - now.translation.vector) / input.dt;
         let angular_velocity = (pose.rotation * now.rotation.inverse()).scaled_axis() / input.dt;
         commands.bodies[self.body].root_target = Some(KinematicTarget {
