@@ -157,21 +157,7 @@ def _free_body(spec, body, friction):
         raise SceneError(f"body {body['name']}: one shape per free body here")
     shape = link["shapes"][0]
     pose = body["root_pose"]
-    b = spec.worldbody.add_body(
-        name=body["name"],
-        pos=pose["translation"],
-        quat=pose["quaternion"],
-        mass=link["mass"],
-        ipos=link["center_of_mass"],
-        fullinertia=[
-            link["inertia"][0][0],
-            link["inertia"][1][1],
-            link["inertia"][2][2],
-            link["inertia"][0][1],
-            link["inertia"][0][2],
-            link["inertia"][1][2],
-        ],
-    )
+    b = spec.worldbody.add_body(name=body["name"], pos=pose["translation"], quat=pose["quaternion"], **_inertial(link))
     b.explicitinertial = True
     b.add_freejoint()
     _add_shape(b, body["name"], shape, friction)
@@ -247,8 +233,8 @@ def _check_frictions(desc, geoms, floor_material):
 
 
 def build(desc):
-    """(MjModel, MjData, Schedule or None): the schedule sets the controls and mocap poses before
-    every step; None when the scene has neither."""
+    """(MjModel, MjData, Schedule or None): the schedule sets the controls and the kinematic
+    bodies' positions and velocities before every step; None when the scene has neither."""
     floor = _floor(desc)
     floor_material = floor["links"][0]["material"]
     paths = _kinematic_paths(desc)

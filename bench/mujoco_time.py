@@ -2,13 +2,14 @@
 JSON like `tribo-bench time` (CPU time of the stepping loop per step range, from 1; beside it,
 `setting_per_step_s`, what setting the controls and kinematic bodies from Python costs alone, which
 that time includes). With REPEAT > 1 the whole run is made REPEAT times, each from a copy of the
-built initial state (the model built once, untimed), and each phase reports the median of its runs' CPU times, as `tribo-bench time --repeat` does. With
-COPIES > 1, that many copies of the initial state (one model) are stepped one after the other at
-every step, as `tribo-bench time --copies` steps copies of a project.
+built initial state (the model built once, untimed), and each phase reports the median of its
+runs' CPU times, as `tribo-bench time --repeat` does. With COPIES > 1, that many copies of the
+initial state (one model) are stepped one after the other at every step, as `tribo-bench time
+--copies` steps copies of a project.
 
 Run inside the bench venv (bench/anchors.py does). Steps with constant controls run as one
 `mj_step(..., nstep=N)` call; a joint pattern, a joint effort or a kinematic path sets the
-controls and the mocap poses before every step from Python.
+controls and the kinematic bodies' positions and velocities before every step from Python.
 """
 
 import copy
