@@ -198,13 +198,16 @@ impl<'a> TargetFrame<'a> {
         }
     }
 
-    /// [`distance_and_normal`](Self::distance_and_normal) at each point `points` yields, handed
-    /// to `answer` with the point's index, in order: the frame's kind is matched once for the
-    /// whole run instead of once per point, so the run of a ball's queries (a root and a
-    /// division each) is one loop the processor can overlap.
+    /// [`distance_and_normal`](Self::distance_and_normal) at each point `(i, q, beyond)` that
+    /// `points` yields, handed to `answer` with the point's index, in order: the frame's kind is
+    /// matched once for the whole run instead of once per point, so the run of a ball's queries
+    /// (a root and a division each) is one loop the processor can overlap. A point whose distance
+    /// is provably at least `beyond` may go unanswered: a ball leaves out, without its root and
+    /// division, every point whose squared distance from its centre exceeds `(R + beyond)²` by
+    /// more than a relative 1e-12 (far above the rounding of the distance it would answer).
     pub fn distances_and_normals(
         &self,
-        points: impl Iterator<Item = (usize, Point3<f64>)>,
+        points: impl Iterator<Item = (usize, Point3<f64>, f64)>,
         answer: impl FnMut(usize, f64, Vector3<f64>),
     ) {
         match self {
@@ -221,7 +224,14 @@ impl<'a> TargetFrame<'a> {
                 origin,
                 axis,
                 ..
-            } => answer_each(points, answer, |q| ball_distance_and_normal(*radius, origin, axis, q)),
+            } => answer_each(
+                points.filter(|(_, q, beyond)| {
+                    let reach = radius + beyond;
+                    !(reach > 0.0 && (q - origin).norm_squared() > reach * reach * (1.0 + BALL_SKIP_MARGIN))
+                }),
+                answer,
+                |q| ball_distance_and_normal(*radius, origin, axis, q),
+            ),
             TargetFrame::FrameFree {
                 form: FrameFree::HalfSpace,
                 origin,
@@ -251,17 +261,21 @@ impl<'a> TargetFrame<'a> {
 /// `points`, in order (one loop per kind of frame: [`TargetFrame::distances_and_normals`]).
 #[inline(always)]
 fn answer_each(
-    points: impl Iterator<Item = (usize, Point3<f64>)>,
+    points: impl Iterator<Item = (usize, Point3<f64>, f64)>,
     mut answer: impl FnMut(usize, f64, Vector3<f64>),
     query: impl Fn(&Point3<f64>) -> (f64, Vector3<f64>),
 ) {
     // `for_each`, not a `for` loop: a filtered run iterates internally (`fold`), without a
     // `next` call per point.
-    points.for_each(|(i, q)| {
+    points.for_each(|(i, q, _)| {
         let (distance, normal) = query(&q);
         answer(i, distance, normal);
     });
 }
+
+/// Relative margin by which a point's squared distance from a ball's centre must exceed
+/// `(R + beyond)²` to go unanswered ([`TargetFrame::distances_and_normals`]).
+const BALL_SKIP_MARGIN: f64 = 1e-12;
 
 /// A primitive's distance and outward normal at the pad-frame point `q`, queried in its own
 /// frame `q_shape = R q + t` and the normal turned back, `m_pad = Rᵀ m_shape`.
@@ -412,6 +426,56 @@ mod tests {
         .expect("a ball is frame-free");
         let up = pad_pose.inverse_transform_vector(&(pose.rotation * Vector3::z()));
         assert!((centre.normal(&origin) - up).norm() < 1e-15);
+    }
+
+    /// A ball's run of queries answers every point nearer than its `beyond` exactly as the single
+    /// query does, bit for bit, and leaves out only points at least `beyond` away; the points
+    /// straddle each limit by a few parts in 1e10 and by whole millimetres. Other frames answer
+    /// every point.
+    #[test]
+    fn a_ball_leaves_out_only_the_points_beyond_their_reach() {
+        let (pose, pad_pose) = poses();
+        let ball = Posed::new(Sphere { radius: 0.025 }, pose);
+        let plane = Posed::new(Plane, pose);
+        let direct = TargetFrame::new(&ball, &pad_pose);
+        let centre = match direct {
+            TargetFrame::FrameFree { origin, .. } => Some(origin),
+            _ => None,
+        }
+        .expect("a ball is frame-free");
+        let mut points = Vec::new();
+        for k in 0..400 {
+            let s = k as f64;
+            let direction = Vector3::new((0.7 * s).sin(), (1.3 * s).cos(), (0.4 * s).sin() + 0.1).normalize();
+            let beyond = 0.001 + 0.002 * (0.37 * s).sin().abs();
+            let offset = [-1e-3, -1e-10, -4e-12, 0.0, 4e-12, 1e-10, 1e-3][k % 7];
+            let q = centre + direction * (0.025 + beyond + offset);
+            points.push((k, q, beyond));
+        }
+        let mut answered = Vec::new();
+        direct.distances_and_normals(points.iter().copied(), |i, distance, normal| {
+            answered.push((i, distance, normal));
+        });
+        let mut kept = answered.iter();
+        for &(i, q, beyond) in &points {
+            let (distance, normal) = direct.distance_and_normal(&q);
+            if distance < beyond {
+                assert_eq!(
+                    kept.next(),
+                    Some(&(i, distance, normal)),
+                    "point {i} nearer than its limit"
+                );
+            } else if answered.iter().any(|a| a.0 == i) {
+                assert_eq!(kept.next(), Some(&(i, distance, normal)), "point {i} answered");
+            }
+        }
+        assert!(kept.next().is_none());
+        let left_out = points.len() - answered.len();
+        assert!(left_out >= 150, "only {left_out} of {} points left out", points.len());
+        let face = TargetFrame::new(&plane, &pad_pose);
+        let mut count = 0;
+        face.distances_and_normals(points.iter().copied(), |_, _, _| count += 1);
+        assert_eq!(count, points.len());
     }
 
     /// A pad over a floor box queries the box's top face as a half-space, and it answers as the

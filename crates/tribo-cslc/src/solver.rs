@@ -608,7 +608,10 @@ impl CslcPad {
     /// its cluster's mask in `candidates`, into `out`: target by target over all spheres, so that
     /// the distance queries of one target run back to back instead of each sphere waiting on its
     /// own (a square root and a division for a ball). Each sphere meets the targets in the same
-    /// order as in [`Self::deepest_among`], so the answers are the same.
+    /// order as in [`Self::deepest_among`], so the answers are the same — except that a target
+    /// provably beyond the sphere's reach (its distance at least `(1 + REACH_RADII) r_i`) may be
+    /// left out: such a target is never the sphere's surface ([`surface_within_reach`]), and any
+    /// target within reach is deeper than it, so the surfaces are the same.
     fn deepest_into(
         &self,
         frames: &[TargetFrame],
@@ -625,7 +628,7 @@ impl CslcPad {
                 .zip(&self.displacement)
                 .enumerate()
                 .filter(|(i, _)| bit.is_none_or(|bit| self.clusters.mask_of(*i, candidates) & bit != 0))
-                .map(|(i, (sphere, delta))| (i, sphere.rest_position + delta));
+                .map(|(i, (sphere, delta))| (i, sphere.rest_position + delta, (1.0 + REACH_RADII) * sphere.radius));
             frame.distances_and_normals(points, |i, distance, normal| {
                 if let (Some(best), Some(sphere)) = (out.get_mut(i), spheres.get(i)) {
                     keep_deeper(best, (t, sphere.radius - distance, normal));
@@ -1249,7 +1252,9 @@ impl CslcPad {
         let Some(scale) = frames.get(surface.target).and_then(TargetFrame::exact_convex_scale) else {
             return false;
         };
-        let margin = CONVEX_MARGIN * (1.0 + scale + center.coords.norm() + radius + linear.abs());
+        // The centre's length bounded by its 1-norm (at most √3 times larger), without a root.
+        let length_bound = center.x.abs() + center.y.abs() + center.z.abs();
+        let margin = CONVEX_MARGIN * (1.0 + scale + length_bound + radius + linear.abs());
         linear < -margin
     }
 
