@@ -105,7 +105,7 @@ def scenes(quick):
         ("sr1-standing", SAMPLES / "bench/sr1-standing.yaml", "1-200,201-1000", ["mujoco", "raw-rapier", "pgs", "rapier"], short, few),
         ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], walks, many),
         ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["mujoco", "pgs", "cslc"], short, few),
-        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["pgs", "rapier", "cslc"], walks, many),
+        ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["mujoco", "pgs", "rapier", "cslc"], walks, many),
     ]
     for n in PILE_SIZES:
         out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else piles, few if n <= 100 else many))
@@ -123,7 +123,7 @@ def anchor_rows(quick):
         ("500-box pile, steady", "pile-500", pile[1], PILE_ENGINES),
         ("gentle-grasp, closing", "gentle-grasp", "1-300", ["mujoco", "pgs", "cslc"]),
         ("gentle-grasp, held and lifted", "gentle-grasp", "301-2000", ["mujoco", "pgs", "cslc"]),
-        ("walker, whole run", "walker", "1-1000" if quick else "1-3800", ["pgs", "rapier", "cslc"]),
+        ("walker, whole run", "walker", "1-1000" if quick else "1-3800", ["mujoco", "pgs", "rapier", "cslc"]),
     ]
 
 

@@ -10,12 +10,24 @@ runs the scene the project file defines:
 - SR1 (model file SR1.body) is loaded from share/choreonoid/model/SR1.urdf by MuJoCo's URDF
   compiler, with a floating joint added above its root link (URDF roots are welded to the world
   otherwise); the joint effort limits the URDF carries are dropped, as tribo's PD is unclamped;
+- any other articulated body (the walker) is built link by link from the description: its root on
+  a free joint, each other link a child body at its offset on a hinge (revolute) or slide
+  (prismatic) joint carrying the joint's armature — a geared actuator's reflected inertia, rotor
+  inertia × gear ratio²: without it the walker's light feet ring under its 12000 N·m/rad gains
+  and it falls within two steps — and its boxes, spheres, cylinders and capsules (tribo's
+  cylinder axis, the shape frame's +Y, turned onto MuJoCo's +Z); geoms touch the floor, not each
+  other (self-collisions off, as in the projects);
 - friction is the table's static coefficient of each link's material against the floor's; every
   geom carries it and the floor carries 0, so MuJoCo's max rule gives each pair the table's value
   (pairs between moving bodies get the larger of the two: the piles have one material);
 - a `mode: position` joint pattern becomes position actuators (kp = P, kv = D) whose controls are
   the pattern resampled at every step; the integrator is `implicitfast` (implicit actuator
-  damping, as tribo's engines evaluate the PD implicitly);
+  damping, as tribo's engines evaluate the PD implicitly); a `mode: torque` pattern (tribo's
+  `u = P (q_ref − q) + D (q̇_ref − q̇)` applied as an effort, both velocities finite differences
+  over the step) becomes per joint a position actuator (kp = P, no damping) and a velocity
+  actuator (kv = D), whose controls are the resampled pattern and its finite-difference rate —
+  the same law, with MuJoCo's joint velocity for tribo's finite difference and its damping taken
+  implicitly;
 - a fixed body moved by a `kinematic_path` (gentle-grasp's palm) is a free body a million times
   its mass and inertia, gravity-compensated, whose position is set before every step to the
   path's at the step's start and whose velocity to the path's mean over the step (the motion
@@ -88,13 +100,27 @@ def _add_floor(spec, floor):
     )
 
 
-def _add_shape(body, name, shape, friction):
+# tribo's cylinders and capsules lie along their shape frame's +Y (Choreonoid's convention), MuJoCo's
+# along the geom frame's +Z: the geom frame is the shape frame turned by −90° about X, which takes
+# +Z onto +Y.
+Z_ONTO_Y = np.array([np.sqrt(0.5), -np.sqrt(0.5), 0.0, 0.0])
+
+
+def _add_shape(body, name, shape, friction, **extra):
     geometry = shape["geometry"]
-    kw = dict(pos=shape["pose"]["translation"], quat=shape["pose"]["quaternion"], friction=[friction, 0.005, 0.0001])
+    quat = np.array(shape["pose"]["quaternion"], dtype=float)
+    kw = dict(pos=shape["pose"]["translation"], friction=[friction, 0.005, 0.0001], **extra)
     if geometry["type"] == "box":
-        body.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=[s / 2.0 for s in geometry["size"]], **kw)
+        body.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=[s / 2.0 for s in geometry["size"]], quat=quat, **kw)
     elif geometry["type"] == "sphere":
-        body.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[geometry["radius"], 0, 0], **kw)
+        body.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[geometry["radius"], 0, 0], quat=quat, **kw)
+    elif geometry["type"] in ("cylinder", "capsule"):
+        # Both take the radius and the half-length of the cylindrical part (a tribo capsule's
+        # `height` is that part alone).
+        along = np.zeros(4)
+        mujoco.mju_mulQuat(along, quat, Z_ONTO_Y)
+        kind = mujoco.mjtGeom.mjGEOM_CYLINDER if geometry["type"] == "cylinder" else mujoco.mjtGeom.mjGEOM_CAPSULE
+        body.add_geom(type=kind, size=[geometry["radius"], geometry["height"] / 2.0, 0], quat=along, **kw)
     else:
         raise SceneError(f"body {name}: shape {geometry['type']} is not translated")
 
@@ -116,33 +142,66 @@ GRASP_IMPRATIO = 10.0
 KINEMATIC_SCALE = 1e6
 
 
-def _kinematic_body(spec, body, friction_of):
-    """A fixed body moved by a path: its root a heavy free body at the root pose (module docs),
-    its other links child bodies on their joints (slide for prismatic, hinge for revolute)."""
-    pose = body["root_pose"]
+def _link_tree(spec, body, add_root, friction_of, **geom):
+    """The links of `body` as MuJoCo bodies: its root link by `add_root(spec, body, link)` (which
+    returns the MjsBody), every other link a child body at its offset on its joint (slide for
+    prismatic, hinge for revolute, none for fixed), each with its mass, inertia and shapes."""
     bodies = []
     for k, link in enumerate(body["links"]):
         if link["parent"] is None:
             if k != 0:
                 raise SceneError(f"body {body['name']}: one root link, listed first")
-            heavy = _inertial(link)
-            heavy["mass"] *= KINEMATIC_SCALE
-            heavy["fullinertia"] = [KINEMATIC_SCALE * v for v in heavy["fullinertia"]]
-            b = spec.worldbody.add_body(name=body["name"], pos=pose["translation"], quat=pose["quaternion"], gravcomp=1.0, **heavy)
-            b.explicitinertial = True
-            b.add_freejoint(name=f"{body['name']}.root")
+            b = add_root(spec, body, link)
         else:
             offset = link["offset"]
             b = bodies[link["parent"]].add_body(name=f"{body['name']}.{link['name']}", pos=offset["translation"], quat=offset["quaternion"], **_inertial(link))
             b.explicitinertial = True
             kinds = {"prismatic": mujoco.mjtJoint.mjJNT_SLIDE, "revolute": mujoco.mjtJoint.mjJNT_HINGE}
             if link["joint"] in kinds:
-                b.add_joint(name=link["joint_name"], type=kinds[link["joint"]], axis=link["joint_axis"], ref=0.0)
+                b.add_joint(name=link["joint_name"], type=kinds[link["joint"]], axis=link["joint_axis"], ref=0.0, armature=link.get("armature", 0.0))
             elif link["joint"] != "fixed":
                 raise SceneError(f"body {body['name']}: joint {link['joint']} of link {link['name']} is not translated")
         for shape in link["shapes"]:
-            _add_shape(b, body["name"], shape, friction_of(link["material"]))
+            _add_shape(b, body["name"], shape, friction_of(link["material"]), **geom)
         bodies.append(b)
+
+
+def _kinematic_root(spec, body, link):
+    """A kinematic body's root: a heavy, gravity-compensated free body at the root pose (module
+    docs)."""
+    pose = body["root_pose"]
+    heavy = _inertial(link)
+    heavy["mass"] *= KINEMATIC_SCALE
+    heavy["fullinertia"] = [KINEMATIC_SCALE * v for v in heavy["fullinertia"]]
+    b = spec.worldbody.add_body(name=body["name"], pos=pose["translation"], quat=pose["quaternion"], gravcomp=1.0, **heavy)
+    b.explicitinertial = True
+    b.add_freejoint(name=f"{body['name']}.root")
+    return b
+
+
+def _floating_root(spec, body, link):
+    """An articulated body's root link on a free joint named `tribo_root`, as the SR1 builder's
+    (`_initial_pose` places it)."""
+    if link["joint"] != "free":
+        raise SceneError(f"body {body['name']}: a free root expected, not {link['joint']}")
+    pose = body["root_pose"]
+    b = spec.worldbody.add_body(name=body["name"], pos=pose["translation"], quat=pose["quaternion"], **_inertial(link))
+    b.explicitinertial = True
+    b.add_freejoint(name="tribo_root")
+    return b
+
+
+def _kinematic_body(spec, body, friction_of):
+    """A fixed body moved by a path: its root a heavy free body (module docs), its other links
+    child bodies on their joints."""
+    _link_tree(spec, body, _kinematic_root, friction_of)
+
+
+def _described_body(spec, body, friction_of):
+    """An articulated body built from its description link by link (the walker): a floating root,
+    child bodies on their joints, geoms that touch the floor but not each other (contype 1,
+    conaffinity 0: self-collisions off, as in the projects)."""
+    _link_tree(spec, body, _floating_root, friction_of, contype=1, conaffinity=0)
 
 
 def _settings(spec, desc):
@@ -243,12 +302,13 @@ def build(desc):
     articulated = [b for b in moving if len(b["links"]) > 1]
     if len(articulated) > 1:
         raise SceneError(f"{desc['project']}: more than one articulated body")
-    for body in articulated:
-        if not body["model_file"].endswith("SR1.body"):
-            raise SceneError(f"{desc['project']}: no MuJoCo model for {body['model_file']}")
-    spec = _sr1(desc, articulated[0], floor_material) if articulated else mujoco.MjSpec()
+    sr1 = [b for b in articulated if b["model_file"].endswith("SR1.body")]
+    spec = _sr1(desc, sr1[0], floor_material) if sr1 else mujoco.MjSpec()
     _settings(spec, desc)
     _add_floor(spec, floor)
+    for body in articulated:
+        if not sr1:
+            _described_body(spec, body, lambda material: _friction(desc, material, floor_material))
     geoms = {}
     for body in moving:
         if len(body["links"]) == 1:
@@ -273,14 +333,18 @@ def build(desc):
     patterns = [c for c in desc["controllers"] if c["type"] == "joint_pattern"]
     efforts = [c for c in desc["controllers"] if c["type"] == "joint_effort"]
     for c in desc["controllers"]:
-        if c["type"] == "joint_pattern" and c["mode"] != "position":
-            raise SceneError(f"{desc['project']}: only position-mode joint patterns are translated")
+        if c["type"] == "joint_pattern" and c["mode"] not in ("position", "torque"):
+            raise SceneError(f"{desc['project']}: a {c['mode']}-mode joint pattern is not translated")
         if c["type"] not in ("joint_pattern", "joint_effort", "kinematic_path"):
             raise SceneError(f"{desc['project']}: a {c['type']} controller is not translated")
     for c in patterns:
         for name, (kp, kd) in zip(c["joints"], c["gains"]):
             act = spec.add_actuator(name=f"pd_{name}", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
-            act.set_to_position(kp=kp, kv=kd)
+            act.set_to_position(kp=kp, kv=kd if c["mode"] == "position" else 0.0)
+        if c["mode"] == "torque":
+            for name, (_, kd) in zip(c["joints"], c["gains"]):
+                act = spec.add_actuator(name=f"pd_rate_{name}", target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+                act.set_to_velocity(kv=kd)
     for c in efforts:
         spec.add_actuator(name=f"effort_{c['body']}_{c['joint']}", target=c["joint"], trntype=mujoco.mjtTrn.mjTRN_JOINT)
     model = spec.compile()
@@ -325,9 +389,16 @@ def _initial_pose(model, data, body):
 
 def _pattern_controls(desc, patterns):
     """Controls per step: each pattern at t = k dt, linearly interpolated between frames at its
-    own frame rate, the last frame held (tribo's joint_pattern resampling)."""
+    own frame rate, the last frame held (tribo's joint_pattern resampling); for a torque-mode
+    pattern, beside them the reference rates `(q_ref(t_k) − q_ref(t_{k−1})) / dt` (0 at the first
+    step), the finite differences tribo's controller takes."""
     (c,) = patterns
     frames = np.asarray(c["frames"], dtype=float)
     t = np.arange(desc["steps"]) * desc["time_step"]
     s = np.clip(t * c["frame_rate"], 0, len(frames) - 1)
-    return np.stack([np.interp(s, np.arange(len(frames)), frames[:, j]) for j in range(frames.shape[1])], axis=1)
+    q_ref = np.stack([np.interp(s, np.arange(len(frames)), frames[:, j]) for j in range(frames.shape[1])], axis=1)
+    if c["mode"] != "torque":
+        return q_ref
+    rates = np.zeros_like(q_ref)
+    rates[1:] = np.diff(q_ref, axis=0) / desc["time_step"]
+    return np.concatenate([q_ref, rates], axis=1)

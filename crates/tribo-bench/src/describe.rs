@@ -84,6 +84,7 @@ fn body(scene: &Scene, b: &SceneBody) -> Value {
                 "joint": kind(l.joint.kind),
                 "joint_name": l.joint.name,
                 "joint_axis": vec3(&l.joint.axis),
+                "armature": l.joint.armature,
                 "offset": pose(&l.offset),
                 "initial_position": b.initial_positions.get(i).copied().unwrap_or(0.0),
                 "mass": l.mass,
@@ -226,5 +227,39 @@ mod tests {
             (1..2001).all(|k| z(k) >= z(k - 1) - 1e-15),
             "the lift only rises (to rounding)"
         );
+    }
+
+    /// The walker as another simulator needs it: every leg joint carries its geared actuator's
+    /// reflected inertia, `rotor_inertia · gear_ratio² = 1e-5 · 160² = 0.256 kg·m²`
+    /// (share/model/walker.body), the fixed chest and the free waist none; its pattern is
+    /// torque-mode with the project's gains (P 12000, D 200) on all twelve joints.
+    #[test]
+    fn the_walker_describes_its_joints_armature_and_its_torque_mode_pattern() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let project = crate::project::load(
+            &root.join("samples/slippy-walker/walker.yaml"),
+            Some(root.join("share")),
+        )
+        .expect("the walker loads");
+        let d = describe(&project, 10);
+        let bodies = d["bodies"].as_array().expect("bodies");
+        let walker = bodies.iter().find(|b| b["name"] == "walker").expect("the walker");
+        let links = walker["links"].as_array().expect("links");
+        assert_eq!(links.len(), 14);
+        for link in links {
+            let armature = link["armature"].as_f64().expect("armature");
+            let expected = if link["joint"] == "revolute" {
+                1e-5 * 160.0 * 160.0
+            } else {
+                0.0
+            };
+            assert!((armature - expected).abs() < 1e-12, "{}: {armature}", link["name"]);
+        }
+        let pattern = &d["controllers"][0];
+        assert_eq!(pattern["type"], "joint_pattern");
+        assert_eq!(pattern["mode"], "torque");
+        let gains = pattern["gains"].as_array().expect("gains");
+        assert_eq!(gains.len(), 12);
+        assert!(gains.iter().all(|g| g[0] == 12000.0 && g[1] == 200.0));
     }
 }
