@@ -186,7 +186,17 @@ fn controller(scene: &Scene, c: &ControllerSpec, dt: f64, steps: u64) -> Value {
 mod tests {
     use std::path::Path;
 
+    use serde_json::Value;
+
     use super::describe;
+
+    /// The description of `steps` steps of the repository's project `path` (relative to the
+    /// repository root), with the repository's `share/`.
+    fn describe_sample(path: &str, steps: u64) -> Value {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let project = crate::project::load(&root.join(path), Some(root.join("share"))).expect("the sample loads");
+        describe(&project, steps)
+    }
 
     /// gentle-grasp's controllers as another simulator needs them: the squeeze effort of the
     /// project's formula, `1.5 m g / (2 μ)` with m 0.1 kg and μ 0.5, and the palm's minimum-jerk
@@ -194,13 +204,7 @@ mod tests {
     /// of the 5 cm) at 0.9 s, at the top from 1.5 s.
     #[test]
     fn gentle_grasp_describes_its_efforts_and_its_lift_step_by_step() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let project = crate::project::load(
-            &root.join("samples/gentle-grasp/gentle-grasp.yaml"),
-            Some(root.join("share")),
-        )
-        .expect("gentle-grasp loads");
-        let d = describe(&project, 2000);
+        let d = describe_sample("samples/gentle-grasp/gentle-grasp.yaml", 2000);
         let controllers = d["controllers"].as_array().expect("controllers");
         let efforts: Vec<_> = controllers.iter().filter(|c| c["type"] == "joint_effort").collect();
         assert_eq!(efforts.len(), 2);
@@ -235,13 +239,7 @@ mod tests {
     /// torque-mode with the project's gains (P 12000, D 200) on all twelve joints.
     #[test]
     fn the_walker_describes_its_joints_armature_and_its_torque_mode_pattern() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let project = crate::project::load(
-            &root.join("samples/slippy-walker/walker.yaml"),
-            Some(root.join("share")),
-        )
-        .expect("the walker loads");
-        let d = describe(&project, 10);
+        let d = describe_sample("samples/slippy-walker/walker.yaml", 10);
         let bodies = d["bodies"].as_array().expect("bodies");
         let walker = bodies.iter().find(|b| b["name"] == "walker").expect("the walker");
         let links = walker["links"].as_array().expect("links");
