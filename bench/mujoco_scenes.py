@@ -13,8 +13,9 @@ runs the scene the project file defines:
 - any other articulated body (the walker) is built link by link from the description: its root on
   a free joint, each other link a child body at its offset on a hinge (revolute) or slide
   (prismatic) joint carrying the joint's armature — a geared actuator's reflected inertia, rotor
-  inertia × gear ratio²: without it the walker's light feet ring under its 12000 N·m/rad gains
-  and it falls within two steps — and its boxes, spheres, cylinders and capsules (tribo's
+  inertia × gear ratio², which tribo's engines add to the joint's inertia: without it the
+  walker's joints have their links' inertia alone and it falls within two steps — and its boxes,
+  spheres, cylinders and capsules (tribo's
   cylinder axis, the shape frame's +Y, turned onto MuJoCo's +Z); geoms touch the floor, not each
   other (self-collisions off, as in the projects);
 - friction is the table's static coefficient of each link's material against the floor's; every
@@ -306,8 +307,8 @@ def build(desc):
     spec = _sr1(desc, sr1[0], floor_material) if sr1 else mujoco.MjSpec()
     _settings(spec, desc)
     _add_floor(spec, floor)
-    for body in articulated:
-        if not sr1:
+    if not sr1:
+        for body in articulated:
             _described_body(spec, body, lambda material: _friction(desc, material, floor_material))
     geoms = {}
     for body in moving:
