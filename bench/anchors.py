@@ -58,6 +58,22 @@ PILE_ENGINES = ["mujoco", "raw-rapier", "pgs", "rapier"]
 PILE_COPIES = 20
 COPIES_SCENE = f"pile-{PILE_SIZES[0]}x{PILE_COPIES}"
 
+# The walker's sole pads as samples/slippy-walker/walker.yaml declares them, and the soles it had
+# before (22 × 12 cells at 1 cm): `walker-cells` times `cslc` on those beside `pgs`, so that the
+# report keeps the cost of the finer soles in view (BENCHMARKS.md, "cslc: the walker's soles of
+# nodes").
+WALKER_SOLES = "resolution: [12, 7], spacing: 0.02, layout: nodes"
+FORMER_WALKER_SOLES = "resolution: [22, 12], spacing: 0.01"
+WALKER_CELLS_PROJECT = SAMPLES / "slippy-walker" / ".anchors-walker-cells.yaml"
+
+
+def walker_with_soles(soles):
+    """The walker project's text with both sole pads declared as `soles`."""
+    project = (SAMPLES / "slippy-walker" / "walker.yaml").read_text()
+    if project.count(WALKER_SOLES) != 2:
+        sys.exit("bench: samples/slippy-walker/walker.yaml no longer declares its two sole pads as expected")
+    return project.replace(WALKER_SOLES, soles)
+
 
 # Runs per measurement of the short scenes (tens of milliseconds of CPU each): every run from a
 # freshly built engine in the same process, each phase the median of the runs
@@ -106,6 +122,7 @@ def scenes(quick):
         ("sr1-walk", SAMPLES / "bench/sr1-walk.yaml", walk, ["mujoco", "raw-rapier", "pgs", "rapier"], walks, many),
         ("gentle-grasp", SAMPLES / "gentle-grasp/gentle-grasp.yaml", "1-300,301-2000", ["mujoco", "pgs", "cslc"], short, few),
         ("walker", SAMPLES / "slippy-walker/walker.yaml", walker, ["mujoco", "pgs", "rapier", "cslc"], walks, many),
+        ("walker-cells", WALKER_CELLS_PROJECT, walker, ["pgs", "cslc"], walks, many),
     ]
     for n in PILE_SIZES:
         out.append((f"pile-{n}", SAMPLES / f"bench/pile-{n}.yaml", pile_phases, PILE_ENGINES, short if n <= 100 else piles, few if n <= 100 else many))
@@ -124,6 +141,7 @@ def anchor_rows(quick):
         ("gentle-grasp, closing", "gentle-grasp", "1-300", ["mujoco", "pgs", "cslc"]),
         ("gentle-grasp, held and lifted", "gentle-grasp", "301-2000", ["mujoco", "pgs", "cslc"]),
         ("walker, whole run", "walker", "1-1000" if quick else "1-3800", ["mujoco", "pgs", "rapier", "cslc"]),
+        ("walker on its former 22 × 12 soles of cells", "walker-cells", "1-1000" if quick else "1-3800", ["pgs", "cslc"]),
     ]
 
 
@@ -243,6 +261,15 @@ def main():
     # One thread everywhere. numpy's OpenBLAS (imported with mujoco) starts nproc − 1 worker
     # threads that spin while idle: their CPU time would count as MuJoCo's (process CPU time).
     env = dict(os.environ, RAYON_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    WALKER_CELLS_PROJECT.write_text(walker_with_soles(FORMER_WALKER_SOLES))
+    try:
+        run_rounds(args, rounds, python, mujoco_version, driver, env)
+    finally:
+        WALKER_CELLS_PROJECT.unlink(missing_ok=True)
+
+
+def run_rounds(args, rounds, python, mujoco_version, driver, env):
+    """Describes the chosen scenes, runs the rounds and writes the report (`main`)."""
     jobs = []
     with tempfile.TemporaryDirectory() as tmp:
         descriptions = {}

@@ -7,7 +7,7 @@
 Why: issue #14 asks for `cslc` within 3 × `pgs` on gentle-grasp and on the walker, and a `cslc`
 step's cost follows its pads' spheres (BENCHMARKS.md, "cslc: the floor under each goal"). The
 samples fix one lattice each (gentle-grasp 10 × 10 spheres at 2 mm on 2 × 2 cm fingers, the
-walker 22 × 12 at 1 cm on 22 × 12 cm soles); this script measures the same scenes with the same
+walker 12 × 7 nodes at 2 cm on 22 × 12 cm soles); this script measures the same scenes with the same
 pads sampled coarser and finer, so that the cost of a resolution is read beside what the sample
 checks at it. BENCHMARKS.md, "cslc: what a pad's lattice costs", quotes its report.
 
@@ -25,14 +25,18 @@ What it does, per scene and lattice:
 4. The sample's checks on `cslc` at that lattice, by `tribo run --json`: gentle-grasp at the
    squeeze factors 1.05 (the object must be held) and 0.95 (it must slide out), the walker its
    forward progress (1.05 m planned, within 10 %), its foot slip and ZMP error (within 5 cm and
-   12 cm) and whether it fell.
+   12 cm) and whether it fell, and how far its WAIST's path runs from the path on a lattice four
+   times as fine as the sample's (45 × 25 nodes at 5 mm; RMS over the run's rows): what the
+   resolution changes in the walk (`tests/walker.rs` bounds the sample's at 2 mm).
 
 Writes the report to bench/out/ (git-ignored) and prints it.
 """
 
 import argparse
+import csv
 import datetime
 import json
+import math
 import pathlib
 import shutil
 import subprocess
@@ -47,7 +51,9 @@ import cslc_floor
 # wide; docs/design/lattice-model.md §2, "Where a flat pad ends"); the sample's own lattice first.
 # Every lattice spans the sample's pad: 2 × 2 cm fingers, 22 × 12 cm soles.
 GRASP_LATTICES = [(10, 0.002, "cells"), (8, 0.0025, "cells"), (5, 0.004, "cells"), (9, 0.0025, "nodes"), (7, 0.02 / 6, "nodes")]
-WALKER_LATTICES = [(22, 12, 0.01, "cells"), (33, 18, 0.01 * 2 / 3, "cells"), (11, 6, 0.02, "cells"), (12, 7, 0.02, "nodes"), (23, 13, 0.01, "nodes")]
+WALKER_LATTICES = [(12, 7, 0.02, "nodes"), (22, 12, 0.01, "cells"), (33, 18, 0.01 * 2 / 3, "cells"), (11, 6, 0.02, "cells"), (23, 13, 0.01, "nodes")]
+# The walker's reference lattice, four times as fine as the sample's.
+WALKER_REFERENCE = (45, 25, 0.005, "nodes")
 
 
 def pad_keys(counts, spacing, layout, spaced):
@@ -77,11 +83,7 @@ def grasp_files(lattice):
 def walker_files(lattice):
     """{file name: text} of the walker with sole pads of `nx × ny` spheres at `spacing`."""
     nx, ny, spacing, layout = lattice
-    project = (anchors.SAMPLES / "slippy-walker" / "walker.yaml").read_text()
-    pad = "resolution: [22, 12], spacing: 0.01"
-    if project.count(pad) != 2:
-        sys.exit("cslc_lattice.py: samples/slippy-walker/walker.yaml no longer declares its two sole pads as expected")
-    return {f".lattice-{nx}x{ny}-{layout}.yaml": project.replace(pad, pad_keys((nx, ny), spacing, layout, ", "))}
+    return {f".lattice-{nx}x{ny}-{layout}.yaml": anchors.walker_with_soles(pad_keys((nx, ny), spacing, layout, ", "))}
 
 
 def instructions_per_step(driver, project, engine, phases):
@@ -125,12 +127,45 @@ def grasp_checks(cli, project):
     return f"1.05: held {held['held']}, slip {1e3 * held['slip']:.3f} mm; 0.95: held {dropped['held']}", ok
 
 
+def waist_path(cli, project):
+    """The WAIST's recorded positions, row by row, of `tribo run PROJECT --engine cslc`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([str(cli), "run", str(project), "--engine", "cslc", "--quiet", "--out", tmp], check=True, stdout=subprocess.DEVNULL)
+        with open(pathlib.Path(tmp) / "trajectory.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+    return [tuple(float(row[f"waist.{axis}"]) for axis in "xyz") for row in rows]
+
+
+_reference_path = []
+
+
+def reference_waist_path(cli):
+    """The WAIST's path on the reference soles (`WALKER_REFERENCE`), run once."""
+    if not _reference_path:
+        written = []
+        try:
+            for name, text in walker_files(WALKER_REFERENCE).items():
+                path = anchors.SAMPLES / "slippy-walker" / name
+                path.write_text(text)
+                written.append(path)
+            _reference_path.append(waist_path(cli, written[0]))
+        finally:
+            for path in written:
+                path.unlink(missing_ok=True)
+    return _reference_path[0]
+
+
 def walker_checks(cli, project):
     m = metrics(cli, project, [])
     ok = abs(m["forward_progress"] - 1.05) <= 0.105 and m["fell"] is False and m["foot_slip"] <= 0.05 and m["zmp_error"] <= 0.12
+    path, reference = waist_path(cli, project), reference_waist_path(cli)
+    squares = [sum((a - b) ** 2 for a, b in zip(p, r)) for p, r in zip(path, reference)]
+    off = math.sqrt(sum(squares) / len(squares)) if squares and len(path) == len(reference) else math.nan
+    nx, ny, spacing, layout = WALKER_REFERENCE
     text = (
         f"progress {m['forward_progress']:.3f} m, fell {m['fell']}, foot slip {1e3 * m['foot_slip']:.1f} mm, "
-        f"ZMP error {1e3 * m['zmp_error']:.1f} mm, yaw {m['max_yaw']:.2f}°"
+        f"ZMP error {1e3 * m['zmp_error']:.1f} mm, yaw {m['max_yaw']:.2f}°, "
+        f"WAIST path {1e3 * off:.2f} mm RMS off {nx} × {ny} {layout}'s at {1e3 * spacing:.0f} mm"
     )
     return text, ok
 

@@ -50,8 +50,9 @@ fn walker_walks_the_planned_distance_and_slips_on_ice() {
             failed,
             "{engine}: with friction 0.01 the walk should fail (slip {slip} m, progress {progress} m)"
         );
-        // Sliding feet turn the walker about the vertical (up to ~60° on cslc), but it stays
-        // upright: tilt is roll/pitch only (measured ≤ 3.3°), the heading is `max_yaw`.
+        // Sliding feet turn the walker about the vertical (12 – 18° on the sample's soles, up to
+        // ~60° on `cslc` with 22 × 12 soles of cells), but it stays upright: tilt is roll/pitch
+        // only (measured ≤ 3.3°), the heading is `max_yaw`.
         let (tilt, yaw) = (metric(&slippy, "max_tilt"), metric(&slippy, "max_yaw"));
         println!("{engine} slippy: max_tilt {tilt:.2}°, max_yaw {yaw:.2}°");
         assert!(tilt <= 5.0, "{engine}: slippy max_tilt {tilt}° (upright: ≤ 5°)");
@@ -77,6 +78,9 @@ fn walk_seq_carries_the_planned_zmp() {
         "last ZMP {last:?}"
     );
 }
+
+/// The sample's sole pads, as `walker.yaml` declares them.
+const SAMPLE_SOLES: &str = "resolution: [12, 7], spacing: 0.02, layout: nodes";
 
 /// The walker sample with `edits` (`(from, to)`, each `from` a text of `walker.yaml`) and its
 /// relative paths made absolute, loaded from a temporary copy named after `name`.
@@ -123,8 +127,8 @@ fn walks_on_both_pad_hosts(project: &tribo_scene::Project, what: &str) {
     }
 }
 
-/// The walker with its soles sampled finer — 33 × 18 spheres at 6.7 mm instead of the sample's
-/// 22 × 12 at 1 cm, over the same 0.22 × 0.12 m — walks as the sample does at its 2 ms step, on
+/// The walker with its soles sampled finer — 33 × 18 cells at 6.7 mm instead of the sample's
+/// 12 × 7 nodes at 2 cm, over the same 0.22 × 0.12 m — walks as the sample does at its 2 ms step, on
 /// both hosts. Measured: 1.055 m on `cslc` and 1.056 m on `cslc-rapier` (foot slip 14 and 15 mm,
 /// RMS ZMP error 73 and 72 mm), as at 0.5 ms (1.056 m). It used to fall on `cslc` (0.49 m, 138° of
 /// yaw): an anticipated point carried all of a quadrant's approaching spheres' anchors at its
@@ -135,17 +139,14 @@ fn walks_on_both_pad_hosts(project: &tribo_scene::Project, what: &str) {
 fn the_walker_walks_on_finer_soles_too() {
     let project = edited_walker(
         "finer-soles",
-        &[(
-            "resolution: [22, 12], spacing: 0.01",
-            "resolution: [33, 18], spacing: 0.0066666666666666671",
-        )],
+        &[(SAMPLE_SOLES, "resolution: [33, 18], spacing: 0.0066666666666666671")],
     );
     walks_on_both_pad_hosts(&project, "33 × 18 soles");
 }
 
 /// The walker at half the sample's step — 1 ms, the pattern's frames interpolated — walks on both
-/// pad hosts as at 2 ms. Measured: 1.053 m on `cslc` and 1.054 m on `cslc-rapier` (foot slip 16
-/// and 15 mm, RMS ZMP error 73 mm on both; 2 ms: 1.055 m on both). It used to fall on `cslc-rapier` at every step from 1.5 ms
+/// pad hosts as at 2 ms. Measured: 1.056 m on `cslc` and 1.057 m on `cslc-rapier` (foot slip 12
+/// and 10 mm, RMS ZMP error 74 and 72 mm; 2 ms: 1.056 m on both). It used to fall on `cslc-rapier` at every step from 1.5 ms
 /// down: rapier's motors are bounded for the whole solve, and each point's friction box was the
 /// cone of its load at the start of the step, so a landing sole, whose points carry 0.5 – 48 N at
 /// the start of a step and 85 – 185 N at its end, slid on a fraction of its friction and rolled
@@ -158,20 +159,62 @@ fn the_walker_walks_at_half_the_step_too() {
     walks_on_both_pad_hosts(&project, "1 ms step");
 }
 
-/// The walker on coarse soles of nodes — 12 × 7 spheres at 2 cm, the outermost on the sole's
-/// 0.22 × 0.12 m edges (`layout: nodes`) — walks as the sample does, on both hosts. Measured:
-/// 1.056 m on both (foot slip 12 and 11 mm, RMS ZMP error 74 and 72 mm). Of cells, 11 × 6 spheres at 2 cm over the same sole fall on both hosts at
-/// every step: their outermost centres stand 1 cm inside the sole's edges, where the walker's
-/// centre of pressure runs to within a few millimetres of the toe, and the sole tips over its toe
-/// row (`docs/design/lattice-model.md` §2, "Where a flat pad ends"; `crates/tribo/tests/cslc_tipping.rs`).
+/// The walker on soles of cells — 22 × 12 spheres at 1 cm, the outermost half a spacing inside
+/// the sole's edges (`layout: cells`, the sample's soles before its nodes) — walks as the sample
+/// does, on both hosts. Measured: 1.055 m on both (foot slip 14 and 15 mm, RMS ZMP error 73 and
+/// 72 mm). Of cells, 11 × 6 spheres at 2 cm over the same sole fall on both hosts at every step:
+/// their outermost centres stand 1 cm inside the sole's edges, where the walker's centre of
+/// pressure runs to within a few millimetres of the toe, and the sole tips over its toe row
+/// (`docs/design/lattice-model.md` §2, "Where a flat pad ends"; `crates/tribo/tests/cslc_tipping.rs`).
 #[test]
-fn the_walker_walks_on_coarse_soles_of_nodes() {
-    let project = edited_walker(
-        "coarse-nodes",
-        &[(
-            "resolution: [22, 12], spacing: 0.01",
-            "resolution: [12, 7], spacing: 0.02, layout: nodes",
-        )],
+fn the_walker_walks_on_soles_of_cells_too() {
+    let project = edited_walker("cells", &[(SAMPLE_SOLES, "resolution: [22, 12], spacing: 0.01")]);
+    walks_on_both_pad_hosts(&project, "22 × 12 soles of cells");
+}
+
+/// The sample's soles (12 × 7 nodes at 2 cm) give the walk of a lattice four times as fine: on
+/// `cslc` the WAIST's path stays within 2 mm RMS of the one on 45 × 25 nodes at 5 mm, row by row
+/// over the 7.6 s run. Measured: 1.00 mm (23 × 13 nodes at 1 cm: 1.00 mm; 22 × 12 cells at 1 cm,
+/// whose support stops half a spacing inside the sole's edges, 4.6 mm; the `pgs` and `rapier`
+/// rigid soles 10.1 and 11.2 mm) — the lattice is converged for the walk at the sample's spacing.
+#[test]
+fn the_sample_soles_walk_as_a_four_times_finer_lattice_does() {
+    let sample = run(&load("samples/slippy-walker/walker.yaml", &[], &[]), "cslc");
+    let fine = run(
+        &edited_walker(
+            "fine-nodes",
+            &[(SAMPLE_SOLES, "resolution: [45, 25], spacing: 0.005, layout: nodes")],
+        ),
+        "cslc",
     );
-    walks_on_both_pad_hosts(&project, "12 × 7 soles of nodes");
+    let deviation = waist_rms_deviation(&sample.trajectory, &fine.trajectory);
+    println!(
+        "WAIST path, sample soles against 45 × 25 nodes: {:.3} mm RMS",
+        1e3 * deviation
+    );
+    assert!(
+        deviation <= 2e-3,
+        "the sample's soles walk {deviation} m RMS off the 45 × 25 lattice's path (bound 2 mm)"
+    );
+}
+
+/// The RMS distance between the WAIST positions of two trajectories of the same run length,
+/// row by row.
+fn waist_rms_deviation(a: &tribo_runner::Trajectory, b: &tribo_runner::Trajectory) -> f64 {
+    let columns = |t: &tribo_runner::Trajectory| -> Vec<usize> {
+        ["waist.x", "waist.y", "waist.z"]
+            .iter()
+            .map(|name| t.columns.iter().position(|c| c == name).expect("a WAIST column"))
+            .collect()
+    };
+    let (ca, cb) = (columns(a), columns(b));
+    assert_eq!(a.rows.len(), b.rows.len(), "runs of different lengths");
+    assert!(!a.rows.is_empty(), "an empty trajectory");
+    let squares: f64 = a
+        .rows
+        .iter()
+        .zip(&b.rows)
+        .map(|(ra, rb)| ca.iter().zip(&cb).map(|(&i, &j)| (ra[i] - rb[j]).powi(2)).sum::<f64>())
+        .sum();
+    (squares / a.rows.len() as f64).sqrt()
 }

@@ -288,7 +288,7 @@ pub fn sphere_springs(lattice: &Lattice, anchor_stiffness: f64, lateral_spring: 
 /// The steps of closure at the present closing speed that an anticipated point's spring covers
 /// ([`anticipated`]). A sphere's speed at the start of a step underestimates what it closes when
 /// it accelerates within the step (a sole rolling flat, a foot landing): with one step's worth the
-/// `cslc-rapier` walker falls with the sample's 22 × 12 soles at 2 ms; with 2, 3, 4 or 5 it walks
+/// `cslc-rapier` walker falls with 22 × 12 soles of cells at 2 ms; with 2, 3, 4 or 5 it walks
 /// on both hosts and every lattice from 22 × 12 to 44 × 24 (BENCHMARKS.md, "cslc: a patch's tilt
 /// damped; anticipated points that follow the step"). 3 is the middle of that range.
 pub const ANTICIPATED_STEPS: f64 = 3.0;
