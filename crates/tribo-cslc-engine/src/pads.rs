@@ -28,8 +28,7 @@ pub struct Pad {
     pub springs: Vec<SphereSprings>,
     /// Rest position (x, y) of each sphere in the pad frame, as contact records report it.
     pub sphere_positions: Vec<[f64; 2]>,
-    /// The links this pad may touch, with their shapes (every link but the pad's own and the
-    /// links jointed to it).
+    /// The links this pad may touch, with their shapes ([`may_touch`]).
     pub candidates: Vec<(LinkRef, Shape)>,
 }
 
@@ -52,6 +51,18 @@ fn geometry(shape: &PadShape) -> PadGeometry {
             resolution,
         } => PadGeometry::dome_with_base_radius(radius, base_radius, resolution),
     }
+}
+
+/// Whether a pad on `pad` may touch `other`: the pairs a host collides — every link of another
+/// body, and a link of the pad's own body only if that body has self-collision on, never the pad's
+/// own link nor one jointed to it (`tribo-pgs`'s and `tribo-rapier`'s rule, so that a pad and the
+/// rigid shape it stands for on the other engines touch the same links).
+fn may_touch(scene: &Scene, pad: LinkRef, other: LinkRef) -> bool {
+    if other.body != pad.body {
+        return true;
+    }
+    let self_collision = scene.bodies.get(pad.body).is_some_and(|b| b.self_collision);
+    self_collision && other != pad && !adjacent(scene, pad, other)
 }
 
 fn adjacent(scene: &Scene, a: LinkRef, b: LinkRef) -> bool {
@@ -112,7 +123,7 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
         );
         let candidates: Vec<(LinkRef, Shape)> = scene
             .links()
-            .filter(|&other| other != link && !adjacent(scene, link, other))
+            .filter(|&other| may_touch(scene, link, other))
             .flat_map(|other| {
                 scene.bodies[other.body].model.links[other.link]
                     .shapes

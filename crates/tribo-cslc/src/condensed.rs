@@ -244,8 +244,8 @@ const STALL_PAUSE_STEPS: u32 = 16;
 /// sphere and 30 more a touching one; a condensed step about `0.4 n m` to form the field and 1.5
 /// a sphere for its passes over the lattice, and per sweep `2.5 m²` for the pulls and 90 a
 /// touching sphere. So a coarse pad whose sweeps settle in one or two (gentle-grasp's 10 × 10,
-/// 12 touching, where both take the same time) and a loaded sole (138 of 264 touching) sweep
-/// red-black, and a fine pad under a small patch — whose red-black sweeps need tens (a 30 × 30
+/// 12 touching, where both take the same time) and a loaded 22 × 12 sole (138 of 264 touching)
+/// sweep red-black, and a fine pad under a small patch — whose red-black sweeps need tens (a 30 × 30
 /// pad under a ball: 45–63), the condensed ones about a dozen — condenses.
 pub(crate) fn condensing_pays(touching: usize, spheres: usize, history: SweepHistory) -> bool {
     let (m, n) = (touching as f64, spheres as f64);
@@ -327,8 +327,8 @@ impl CslcPad {
     /// rule's excess cost `condensed − 0.8 red_black` is a convex quadratic in the count `m`
     /// (`2.5 h_c ≥ 0` its leading term) and negative at `m = 0` (`1.5 n − 8.8 h_r n` with the
     /// red-black history `h_r ≥ 1`), so condensing pays for every count below a bound and for
-    /// none above it. A loaded sole (138 of 264 spheres touching) then stops after a few of its
-    /// spheres instead of testing every one.
+    /// none above it. A loaded 22 × 12 sole (138 of 264 spheres touching) then stops after a few
+    /// of its spheres instead of testing every one.
     fn condensing_pays_at_start(&self, prepared: &[Prepared], history: SweepHistory) -> bool {
         let n = self.lattice().len();
         let mut touching = 0;
@@ -544,7 +544,7 @@ mod tests {
             condensed,
             ..SweepHistory::default()
         };
-        // The walker's loaded sole: 138 of 264 spheres touching, three sweeps either way.
+        // A walker sole of 22 × 12 cells, loaded: 138 of 264 spheres touching, three sweeps either way.
         assert!(!condensing_pays(138, 264, history(3.0, 3.0)));
         // A 30 × 30 pad under a sliding ball: 52 touching, red-black 64 sweeps, condensed 11.
         assert!(condensing_pays(52, 900, history(64.0, 11.0)));
