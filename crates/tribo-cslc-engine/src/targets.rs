@@ -1,7 +1,7 @@
-//! What a pad can touch: the primitive shapes of the other links, posed from the host's state at
-//! the start of the step, as `tribo-cslc` signed-distance targets. A mesh is not a pad target
-//! (the lattice needs a signed distance); a pad that could touch one refuses to build
-//! (`pads.rs`).
+//! What a pad can touch: the primitive shapes of the links a host would collide its link with
+//! (`pads.rs`, `may_touch`), posed from the host's state at the start of the step, as `tribo-cslc`
+//! signed-distance targets. A mesh is not a pad target (the lattice needs a signed distance); a pad
+//! that could touch one refuses to build (`pads.rs`).
 
 use nalgebra::{Isometry3, Point3, Vector3};
 use tribo_cslc::{Capsule, Cone, Cuboid, Cylinder, Posed, Sphere, Target, Twist};
