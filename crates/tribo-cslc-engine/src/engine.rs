@@ -73,7 +73,7 @@ impl CslcEngine {
         options: &EngineOptions,
     ) -> Result<CslcEngine, BuildError> {
         let mut host = host.build_host(scene, options).map_err(|e| e.for_engine(name))?;
-        let pads = build_pads(scene).map_err(|e| match e {
+        let pads = build_pads(scene, |body| host.self_collides(body)).map_err(|e| match e {
             PadError::Invalid { pad, reason } => BuildError::Pad {
                 engine: name,
                 pad,

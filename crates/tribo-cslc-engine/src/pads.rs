@@ -3,7 +3,7 @@
 use nalgebra::{Isometry3, Point3};
 use tribo_cslc::{CslcPad, FlatLayout, PadGeometry};
 use tribo_engine::{LinkRef, Scene};
-use tribo_model::{Geometry, PadLayout, PadShape, Shape};
+use tribo_model::{Geometry, PadLayout, PadShape, RigidGroups, Shape};
 
 use crate::coupling::{sphere_cells, sphere_springs, SphereSprings};
 use crate::params::pad_material;
@@ -53,24 +53,17 @@ fn geometry(shape: &PadShape) -> PadGeometry {
     }
 }
 
-/// Whether a pad on `pad` may touch `other`: the pairs a host collides — every link of another
-/// body, and a link of the pad's own body only if that body has self-collision on, never the pad's
-/// own link nor one jointed to it (`tribo-pgs`'s and `tribo-rapier`'s rule, so that a pad and the
-/// rigid shape it stands for on the other engines touch the same links).
-fn may_touch(scene: &Scene, pad: LinkRef, other: LinkRef) -> bool {
+/// Whether a pad on `pad` may touch `other`: every link of another body, held or moving (a pad's
+/// patch on a held body is measured all the same), and a link of the pad's own body only where
+/// the host collides that body with itself (`own_groups` is then the body's rigid groups), by the
+/// rule every engine applies to its own rigid shapes ([`RigidGroups::may_self_touch`]: not the
+/// pad's own rigid group, nor one a joint connects to it) — so that a pad and the rigid shape it
+/// stands for on the other engines touch the same links of its body.
+fn may_touch(pad: LinkRef, other: LinkRef, own_groups: Option<&RigidGroups>) -> bool {
     if other.body != pad.body {
         return true;
     }
-    let self_collision = scene.bodies.get(pad.body).is_some_and(|b| b.self_collision);
-    self_collision && other != pad && !adjacent(scene, pad, other)
-}
-
-fn adjacent(scene: &Scene, a: LinkRef, b: LinkRef) -> bool {
-    if a.body != b.body {
-        return false;
-    }
-    let links = &scene.bodies[a.body].model.links;
-    links.get(a.link).and_then(|l| l.parent) == Some(b.link) || links.get(b.link).and_then(|l| l.parent) == Some(a.link)
+    own_groups.is_some_and(|groups| groups.may_self_touch(pad.link, other.link))
 }
 
 /// Why a pad cannot be built.
@@ -83,8 +76,9 @@ pub enum PadError {
     Invalid { pad: String, reason: String },
 }
 
-/// Builds every pad of the scene; errors name the pad's link and declaration.
-pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
+/// Builds every pad of the scene; errors name the pad's link and declaration. `self_collides`
+/// says whether the host collides a scene body with itself ([`ContactHost::self_collides`](tribo_engine::ContactHost::self_collides)).
+pub fn build_pads(scene: &Scene, self_collides: impl Fn(usize) -> bool) -> Result<Vec<Pad>, PadError> {
     let mut pads = Vec::with_capacity(scene.pads.len());
     for (index, pad) in scene.pads.iter().enumerate() {
         let link = pad.link;
@@ -121,9 +115,14 @@ pub fn build_pads(scene: &Scene) -> Result<Vec<Pad>, PadError> {
             solver.params().anchor_stiffness,
             solver.params().lateral_spring(),
         );
+        let own_groups = if self_collides(link.body) {
+            Some(tribo_model::rigid_groups(&body.model).map_err(|e| invalid(e.to_string()))?)
+        } else {
+            None
+        };
         let candidates: Vec<(LinkRef, Shape)> = scene
             .links()
-            .filter(|&other| may_touch(scene, link, other))
+            .filter(|&other| may_touch(link, other, own_groups.as_ref()))
             .flat_map(|other| {
                 scene.bodies[other.body].model.links[other.link]
                     .shapes

@@ -170,6 +170,12 @@ pub trait ContactHost: Engine {
     /// leaves them out from now on.
     fn exclude_pairs(&mut self, pairs: &[(LinkRef, LinkRef)]);
 
+    /// Whether the host collides the links of scene body `body` with each other: the body's
+    /// self-collision flag, or what the host's options make of it. An extension's pads touch
+    /// their own body's links only where this holds (and then by
+    /// [`tribo_model::RigidGroups::may_self_touch`], the host's own rule).
+    fn self_collides(&self, body: usize) -> bool;
+
     /// Advance by `dt` with `commands` and the extension's contacts for this step.
     fn step_with(&mut self, dt: f64, commands: &Commands, extension: &HostedContacts) -> Result<HostedStep, StepError>;
 }

@@ -22,6 +22,13 @@
 //! free body, a massless leaf on a revolute joint, or a zero inertia tensor on a moving group is
 //! not.
 //!
+//! **Self-collision.** A body that collides with itself collides two of its links only if they
+//! lie on different rigid groups that no joint connects directly
+//! ([`RigidGroups::may_self_touch`]): the links on either side of a joint overlap at the joint by
+//! construction in most models (Choreonoid's and rapier's convention alike), and a welded group is
+//! one rigid body. Every engine applies this rule: `tribo-pgs` and `tribo-rapier` to their rigid
+//! shapes, `tribo-cslc-engine` to its pads.
+//!
 //! **Why rule 3.** The joint-space mass matrix is `M = Σᵢ Jᵢᵀ Îᵢ Jᵢ` over the rigid groups i
 //! (Featherstone, *Rigid Body Dynamics Algorithms*, 2008, §6.2, with Jᵢ the group's 6 × nv
 //! Jacobian). When every Îᵢ is positive definite, `vᵀ M v = Σᵢ ‖Jᵢ v‖²_Îᵢ` vanishes only when
@@ -55,6 +62,7 @@ pub fn validate(body: &Body, root_held: bool) -> Result<(), Diagnostic> {
     let RigidGroups {
         carrier,
         link_in_carrier,
+        ..
     } = rigid_groups(body)?;
 
     let mut groups = vec![Group::default(); links.len()];
@@ -109,6 +117,23 @@ pub struct RigidGroups {
     pub carrier: Vec<usize>,
     /// Pose of link `i`'s frame in its carrier's frame.
     pub link_in_carrier: Vec<Isometry3<f64>>,
+    /// The carrier of the group a joint connects link `i`'s group to: the carrier of its
+    /// carrier's parent link (`None` for the root group).
+    pub parent_carrier: Vec<Option<usize>>,
+}
+
+impl RigidGroups {
+    /// Whether links `a` and `b` of one body may touch each other when the body collides with
+    /// itself — every engine's rule (module docs, *Self-collision*): they ride on different rigid
+    /// groups, and no joint connects those two groups directly. Welded links never touch, nor do
+    /// two links on either side of one joint, whichever of the welded links they are.
+    pub fn may_self_touch(&self, a: usize, b: usize) -> bool {
+        let (Some(&ca), Some(&cb)) = (self.carrier.get(a), self.carrier.get(b)) else {
+            return false;
+        };
+        let parent = |c: usize| self.parent_carrier.get(c).copied().flatten();
+        ca != cb && parent(ca) != Some(cb) && parent(cb) != Some(ca)
+    }
 }
 
 /// The rigid groups of `body`, checking rules 1 and 2 of the module docs on the way (located at the
@@ -174,9 +199,11 @@ pub fn rigid_groups(body: &Body) -> Result<RigidGroups, Diagnostic> {
         }
     }
 
+    let parent_carrier = carrier.iter().map(|&c| links[c].parent.map(|p| carrier[p])).collect();
     Ok(RigidGroups {
         carrier,
         link_in_carrier,
+        parent_carrier,
     })
 }
 
@@ -283,6 +310,39 @@ mod tests {
                 .starts_with("link `hand` has mass 0 but moves (its revolute joint `hand`)"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn self_touching_links_lie_on_groups_no_joint_connects() {
+        // base ─(weld)─ anvil, base ─(slider)─ arm ─(weld)─ plate, arm ─(hinge)─ finger
+        let robot = body(vec![
+            link("base", None, JointKind::Fixed, 1.0, 3),
+            link("anvil", Some(0), JointKind::Fixed, 1.0, 5),
+            link("arm", Some(0), JointKind::Prismatic, 1.0, 7),
+            link("plate", Some(2), JointKind::Fixed, 1.0, 9),
+            link("finger", Some(2), JointKind::Revolute, 1.0, 11),
+        ]);
+        let groups = rigid_groups(&robot).expect("valid");
+        assert_eq!(groups.parent_carrier, vec![None, None, Some(0), Some(0), Some(2)]);
+        let touch = |a, b| {
+            let (ab, ba) = (groups.may_self_touch(a, b), groups.may_self_touch(b, a));
+            assert_eq!(ab, ba, "links {a} and {b}: the rule is symmetric");
+            ab
+        };
+        assert!(!touch(0, 1), "welded");
+        assert!(!touch(2, 3), "welded");
+        assert!(
+            !touch(1, 2),
+            "the anvil rides on the base, which the slider joins to the arm"
+        );
+        assert!(
+            !touch(1, 3),
+            "the plate rides on the arm: one joint away from the anvil's base"
+        );
+        assert!(!touch(3, 4), "the plate rides on the arm, the finger's parent");
+        assert!(touch(0, 4) && touch(1, 4), "two joints apart");
+        assert!(!touch(4, 4), "a link and itself");
+        assert!(!touch(0, 9), "a link the body does not have");
     }
 
     #[test]

@@ -444,7 +444,9 @@ fn boxes_overlap(a_min: &[f64; 3], a_max: &[f64; 3], b_min: &[f64; 3], b_max: &[
     (0..3).all(|k| a_min[k] <= b_max[k] && b_min[k] <= a_max[k])
 }
 
-/// The pair filter of the module docs.
+/// The pair filter of the module docs. On one body it is [`tribo_model::RigidGroups::may_self_touch`]
+/// (the rule every engine applies) over tree bodies, which are the body's rigid groups and
+/// `tree_parent` the groups a joint connects.
 fn may_touch(models: &[BodyModel], a: &Placed, b: &Placed) -> bool {
     let (ma, mb) = (&models[a.body], &models[b.body]);
     if !ma.is_dynamic() && !mb.is_dynamic() {

@@ -737,6 +737,11 @@ impl Engine for PgsEngine {
 }
 
 impl ContactHost for PgsEngine {
+    /// The body's model flag: the scene's, or the engine option `self_collision` over it.
+    fn self_collides(&self, body: usize) -> bool {
+        self.models.get(body).is_some_and(|m| m.self_collision)
+    }
+
     fn exclude_pairs(&mut self, pairs: &[(LinkRef, LinkRef)]) {
         for &(a, b) in pairs {
             self.excluded.insert((a, b));

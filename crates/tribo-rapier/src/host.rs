@@ -385,6 +385,11 @@ pub(crate) fn bound_friction(world: &mut BuiltWorld, applied: &[Applied], normal
 }
 
 impl ContactHost for RapierEngine {
+    /// The scene's flag: a multibody's self-contacts are on exactly when it is set.
+    fn self_collides(&self, body: usize) -> bool {
+        self.scene().bodies.get(body).is_some_and(|b| b.self_collision)
+    }
+
     /// The listed links' colliders get the pair filter; the pairs are dropped from now on.
     fn exclude_pairs(&mut self, pairs: &[(LinkRef, LinkRef)]) {
         for &(a, b) in pairs {

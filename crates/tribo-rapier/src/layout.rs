@@ -39,6 +39,7 @@ impl Layout {
         let tribo_model::RigidGroups {
             carrier,
             link_in_carrier,
+            ..
         } = tribo_model::rigid_groups(body).map_err(BodyError::Model)?;
 
         let mut welded = vec![MassBlock::zero(); n];
