@@ -77,7 +77,7 @@ use crate::error::{check_finite, check_len, Error, Result};
 use crate::friction::FrictionModel;
 use crate::lcp::Lcp;
 use crate::newton::NewtonPolish;
-use crate::report::{contact_errors, lcp_report, worst, SolveReport};
+use crate::report::{lcp_report, worst, worst_contact_errors, SolveReport};
 use crate::snapshot::IslandSnapshot;
 use crate::subspace::{Reuse, SubspaceStep};
 
@@ -828,28 +828,19 @@ fn island_errors<D: DelassusRows>(
     iterations: usize,
     tolerance: f64,
 ) -> SolveReport {
-    let (mut residual, mut complementarity) = (0.0_f64, 0.0_f64);
-    for &c in island {
+    let contacts = island.iter().filter_map(|&c| {
         let (Some(friction), Some(l), Some(b)) = (
             problem.contacts.get(c),
             lambda.get(3 * c..3 * c + 3),
             problem.free_velocity.as_slice().get(3 * c..3 * c + 3),
         ) else {
-            continue;
+            return None;
         };
         let w = problem.delassus.block_row_dot_with(c, lambda, velocity);
-        let velocity = [w[0] + b[0], w[1] + b[1], w[2] + b[2]];
-        let (r, e) = contact_errors([l[0], l[1], l[2]], velocity, friction.mu, friction.model);
-        residual = worst(residual, r);
-        complementarity = worst(complementarity, e);
-    }
-    SolveReport {
-        iterations,
-        residual,
-        complementarity,
-        converged: residual <= tolerance,
-        stalled: false,
-    }
+        Some((friction, [l[0], l[1], l[2]], [w[0] + b[0], w[1] + b[1], w[2] + b[2]]))
+    });
+    let (residual, complementarity) = worst_contact_errors(contacts);
+    SolveReport::ended(iterations, residual, complementarity, tolerance)
 }
 
 /// 1 for a row that takes part in the solve, 0 for a tangent row of zero diagonal (inverse 0).

@@ -33,6 +33,44 @@ pub struct SolveReport {
     pub stalled: bool,
 }
 
+impl SolveReport {
+    /// The report of a solve with no contacts: nothing to iterate, exact.
+    pub const NOTHING_TO_SOLVE: SolveReport = SolveReport {
+        iterations: 0,
+        residual: 0.0,
+        complementarity: 0.0,
+        converged: true,
+        stalled: false,
+    };
+
+    /// The report of a solve that ended after `iterations` with these errors at its λ: converged
+    /// when the residual is within `tolerance`, not stalled.
+    pub fn ended(iterations: usize, residual: f64, complementarity: f64, tolerance: f64) -> SolveReport {
+        SolveReport {
+            iterations,
+            residual,
+            complementarity,
+            converged: residual <= tolerance,
+            stalled: false,
+        }
+    }
+}
+
+/// The worst [`contact_errors`] over contacts, each given as its friction, its λ and its
+/// velocity `w = Aλ + b` (both in the contact's frame, normal first): (residual,
+/// complementarity).
+pub(crate) fn worst_contact_errors<'a>(
+    contacts: impl Iterator<Item = (&'a crate::ContactFriction, [f64; 3], [f64; 3])>,
+) -> (f64, f64) {
+    let (mut residual, mut complementarity) = (0.0_f64, 0.0_f64);
+    for (friction, lambda, velocity) in contacts {
+        let (r, c) = contact_errors(lambda, velocity, friction.mu, friction.model);
+        residual = worst(residual, r);
+        complementarity = worst(complementarity, c);
+    }
+    (residual, complementarity)
+}
+
 /// Residual and complementarity error of λ for the LCP 0 ≤ λ ⊥ w ≥ 0, given w = Aλ + b.
 pub fn lcp_errors(lambda: &[f64], w: &[f64]) -> (f64, f64) {
     lambda.iter().zip(w).fold((0.0_f64, 0.0_f64), |(res, comp), (&l, &w)| {
@@ -85,13 +123,7 @@ pub fn lcp_report<D: DelassusRows + ?Sized>(
     a.multiply(lambda.as_slice(), w.as_mut_slice());
     w += b;
     let (residual, complementarity) = lcp_errors(lambda.as_slice(), w.as_slice());
-    SolveReport {
-        iterations,
-        residual,
-        complementarity,
-        converged: residual <= tolerance,
-        stalled: false,
-    }
+    SolveReport::ended(iterations, residual, complementarity, tolerance)
 }
 
 /// The report of a contact solution λ (computes v = Aλ + b once).
@@ -104,24 +136,14 @@ pub fn contact_report<D: DelassusRows>(
     let mut v = DVector::zeros(problem.free_velocity.len());
     problem.delassus.multiply(lambda.as_slice(), v.as_mut_slice());
     v += &problem.free_velocity;
-    let (mut residual, mut complementarity) = (0.0_f64, 0.0_f64);
-    for ((friction, l), w) in problem
+    let contacts = problem
         .contacts
         .iter()
         .zip(lambda.as_slice().chunks_exact(3))
         .zip(v.as_slice().chunks_exact(3))
-    {
-        let (r, c) = contact_errors([l[0], l[1], l[2]], [w[0], w[1], w[2]], friction.mu, friction.model);
-        residual = worst(residual, r);
-        complementarity = worst(complementarity, c);
-    }
-    SolveReport {
-        iterations,
-        residual,
-        complementarity,
-        converged: residual <= tolerance,
-        stalled: false,
-    }
+        .map(|((friction, l), w)| (friction, [l[0], l[1], l[2]], [w[0], w[1], w[2]]));
+    let (residual, complementarity) = worst_contact_errors(contacts);
+    SolveReport::ended(iterations, residual, complementarity, tolerance)
 }
 
 #[cfg(test)]

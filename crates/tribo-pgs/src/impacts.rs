@@ -270,14 +270,7 @@ fn solve_pass(
             .copy_from(&start.fixed_rows::<3>(3 * c));
     }
     if active.is_empty() {
-        let report = SolveReport {
-            iterations: 0,
-            residual: 0.0,
-            complementarity: 0.0,
-            converged: true,
-            stalled: false,
-        };
-        return Ok((base.clone(), report));
+        return Ok((base.clone(), SolveReport::NOTHING_TO_SOLVE));
     }
     let frictions = active
         .iter()

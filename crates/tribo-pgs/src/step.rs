@@ -452,14 +452,7 @@ impl PgsEngine {
                 }
             }
             let solved = if rows.is_empty() {
-                let report = tribo_lcp::SolveReport {
-                    iterations: 0,
-                    residual: 0.0,
-                    complementarity: 0.0,
-                    converged: true,
-                    stalled: false,
-                };
-                (report, false)
+                (tribo_lcp::SolveReport::NOTHING_TO_SOLVE, false)
             } else {
                 solve(assembled, rows, lambda, pgs, sharing, options).map_err(solver_failure)?
             };
