@@ -6,7 +6,9 @@
 //! 1. For every pad (`Scene::pads`: declared on a link in a body file, or laid over a link by a
 //!    project), the pad frame and twist come from its link's state at the start of the step;
 //!    the primitive shapes of other links within reach become signed-distance targets
-//!    (`targets.rs`).
+//!    (`targets.rs`): every link of another body, held or moving, and a link of the pad's own
+//!    body only where the host collides that body with itself, across neither a weld nor one
+//!    joint (`pads.rs`, `tribo_model::RigidGroups::may_self_touch`, the rigid engines' rule).
 //! 2. The lattice is solved to quasi-static equilibrium (`tribo-cslc` `CslcPad::step`:
 //!    by default the condensed solve over the touching spheres where it is expected to be faster,
 //!    red-black SOR sweeps elsewhere (or Chebyshev-accelerated Jacobi), warm-started,
@@ -21,8 +23,8 @@
 //!    with the reduced mass of the two links from `inertia.rs`).
 //! 4. The host's step runs everything else (joints, gravity, rigid contacts of all other links).
 //!
-//! The pad link's rigid contacts with every non-adjacent link are replaced by the lattice:
-//! its own collision shapes no longer touch anything; only the pad's spheres do.
+//! The pad link's rigid contacts with those links are replaced by the lattice: its own
+//! collision shapes no longer touch them; only the pad's spheres do.
 //!
 //! # Reported
 //! One contact record per pad and touched link, at the centre of pressure, with the force the
