@@ -320,20 +320,28 @@ impl Cylinder {
     }
 }
 
-impl Shape for Cylinder {
-    fn exact_convex_distance(&self) -> bool {
-        true
-    }
-    fn local_distance(&self, p: &Point3<f64>) -> f64 {
-        revolved_distance_and_normal(&self.edges(), p).0
-    }
-    fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
-        revolved_distance_and_normal(&self.edges(), p).1
-    }
-    fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
-        revolved_distance_and_normal(&self.edges(), p)
-    }
+/// [`Shape`] for a solid of revolution whose `edges()` give its meridian profile
+/// ([`revolved_distance_and_normal`]): convex, its distance exact.
+macro_rules! revolved_shape {
+    ($solid:ty) => {
+        impl Shape for $solid {
+            fn exact_convex_distance(&self) -> bool {
+                true
+            }
+            fn local_distance(&self, p: &Point3<f64>) -> f64 {
+                revolved_distance_and_normal(&self.edges(), p).0
+            }
+            fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
+                revolved_distance_and_normal(&self.edges(), p).1
+            }
+            fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
+                revolved_distance_and_normal(&self.edges(), p)
+            }
+        }
+    };
 }
+
+revolved_shape!(Cylinder);
 
 /// Cone of base radius `radius` and height `height` along local +Y, centred: base at
 /// `y = −height/2`, apex at `y = +height/2`.
@@ -355,20 +363,7 @@ impl Cone {
     }
 }
 
-impl Shape for Cone {
-    fn exact_convex_distance(&self) -> bool {
-        true
-    }
-    fn local_distance(&self, p: &Point3<f64>) -> f64 {
-        revolved_distance_and_normal(&self.edges(), p).0
-    }
-    fn local_normal(&self, p: &Point3<f64>) -> Vector3<f64> {
-        revolved_distance_and_normal(&self.edges(), p).1
-    }
-    fn local_distance_and_normal(&self, p: &Point3<f64>) -> (f64, Vector3<f64>) {
-        revolved_distance_and_normal(&self.edges(), p)
-    }
-}
+revolved_shape!(Cone);
 
 /// Capsule: the points within `radius` of the segment `y ∈ [−length/2, length/2]` on local Y.
 #[derive(Debug, Clone, Copy, PartialEq)]
