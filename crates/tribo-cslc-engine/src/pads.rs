@@ -77,7 +77,8 @@ pub enum PadError {
 }
 
 /// Builds every pad of the scene; errors name the pad's link and declaration. `self_collides`
-/// says whether the host collides a scene body with itself ([`ContactHost::self_collides`](tribo_engine::ContactHost::self_collides)).
+/// says whether the host collides a scene body with itself
+/// ([`ContactHost::self_collides`](tribo_engine::ContactHost::self_collides)).
 pub fn build_pads(scene: &Scene, self_collides: impl Fn(usize) -> bool) -> Result<Vec<Pad>, PadError> {
     let mut pads = Vec::with_capacity(scene.pads.len());
     for (index, pad) in scene.pads.iter().enumerate() {
