@@ -227,7 +227,8 @@ struct Near {
     anchor: f64,
     /// Upper bound of the approaching spheres' stiffness against a flat target, N/m: the sum of
     /// their local diagonals `K_a,i + L_i` (anchor plus lateral springs to fixed neighbours; the
-    /// lattice with free neighbours and the Hertz springs in series are only softer).
+    /// lattice with free neighbours and the Hertz springs in series are only softer). The
+    /// approaching spheres are those the coming steps may close (`tribo-cslc`'s reach).
     bound: f64,
 }
 
@@ -290,8 +291,11 @@ pub fn sphere_springs(lattice: &Lattice, anchor_stiffness: f64, lateral_spring: 
 /// it accelerates within the step (a sole rolling flat, a foot landing): with one step's worth the
 /// `cslc-rapier` walker falls with 22 × 12 soles of cells at 2 ms; with 2, 3, 4 or 5 it walks
 /// on both hosts and every lattice from 22 × 12 to 44 × 24 (BENCHMARKS.md, "cslc: a patch's tilt
-/// damped; anticipated points that follow the step"). 3 is the middle of that range.
+/// damped; anticipated points that follow the step"). 3 is the middle of that range. A pad lists
+/// the spheres that `tribo_cslc::CLOSURE_STEPS` steps may close as approaching, at least these
+/// (checked at compile time below), so every sphere an anticipated point would count is listed.
 pub const ANTICIPATED_STEPS: f64 = 3.0;
+const _: () = assert!(ANTICIPATED_STEPS <= tribo_cslc::CLOSURE_STEPS);
 
 /// A region whose spheres approach a target without touching it gets a point that carries no
 /// force now but lets the host's step close at most the gap: its force is the anchor springs'

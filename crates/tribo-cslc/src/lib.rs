@@ -69,6 +69,7 @@ pub use bessel::{bessel_k0, ln_bessel_k0};
 pub use decay::fit_decay_length;
 pub use geometry::{CslcError, FlatLayout, Lattice, LatticeSphere, PadGeometry};
 pub use params::{Acceleration, CslcParams};
+pub use reach::CLOSURE_STEPS;
 pub use result::{ApproachingSphere, PatchResult, TouchingSphere, Wrench};
 pub use solver::{CslcPad, StepInput};
 pub use target::{Capsule, Cone, Cuboid, Cylinder, FrameFree, Plane, Posed, Shape, Sphere, Target, Twist};

@@ -1,9 +1,20 @@
-//! Which targets each sphere must query at the start of a step (`docs/design/lattice-model.md`
-//! §4, "Reach").
+//! Which targets each sphere must query at the start of a step, and how far a step reaches
+//! (`docs/design/lattice-model.md` §4, "Reach").
 //!
-//! A sphere linearises the deepest target within `r_i + REACH_RADII · r_i` of its centre
-//! (`solver.rs`, `nearest_surface`); a target farther away gives it no surface, whichever other
-//! targets there are. The spheres are grouped into clusters of nearby rest positions
+//! **How far.** A sphere linearises the deepest target within `r_i + ρ_t r_i` of its centre
+//! (`solver.rs`, `nearest_surface`), `ρ_t` the step's reach for target `t` in radii
+//! ([`reach_radii_into`]); a target farther away gives it no surface, whichever other targets
+//! there are. The reach covers what can close within the coming steps: [`CLOSURE_STEPS`] steps
+//! of the target's speed relative to the pad, at least [`MIN_REACH_RADII`] and at most
+//! [`FULL_REACH_RADII`] radii. The spheres a patch lists as approaching are those within it, so
+//! a host that anticipates contacts from them (`tribo-cslc-engine`'s coupling, over at most
+//! [`CLOSURE_STEPS`] steps) sees every sphere it may close. Within the step itself only the
+//! solve moves a sphere (the targets stand at their end-of-step poses), and a target's distance
+//! changes by at most the sphere's own displacement: a step whose solve moves a sphere by its
+//! narrowest reach or more is solved again at the full reach (`CslcPad::step`), so the narrower
+//! reach never leaves out a contact that the full one would find.
+//!
+//! **Which targets.** The spheres are grouped into clusters of nearby rest positions
 //! (cubes of [`CLUSTER_CELLS`] lattice spacings). A cluster is contained in the ball of centre
 //! `c` (its rest centroid) and radius `R = max_i |p_i − c| + max_i |δ_i|`; for a target whose signed
 //! distance `d` is exact (1-Lipschitz, [`Shape::exact_convex_distance`](crate::Shape::exact_convex_distance)),
@@ -26,6 +37,47 @@ const CLUSTER_CELLS: f64 = 4.0;
 /// Relative margin of the reach test, per metre of the lengths involved (coordinates, distance,
 /// cluster radius): f64 rounding of a distance evaluation is a few 1e-16 of them.
 const MARGIN: f64 = 1e-9;
+
+/// The widest reach of a step, in radii beyond a sphere's own radius: a sphere farther from
+/// every target touches none within the step unless the solve moves its skin by more than a
+/// radius — beyond the fast-impact limit of half a radius (`CslcParams::impact_fraction`).
+pub(crate) const FULL_REACH_RADII: f64 = 1.0;
+
+/// The narrowest reach of a step, in radii: a step whose solve moves a sphere by this much or
+/// more is solved again at the full reach (module docs). A quarter radius is far above the
+/// field's change in a step of the samples (micrometres on millimetre spheres; no step of the
+/// walker, gentle-grasp or book-rotation is solved twice) and, for a sphere of 1 mm, a closure
+/// of 0.25 mm — a finger closing at 6 cm/s for [`CLOSURE_STEPS`] steps of 1 ms.
+pub(crate) const MIN_REACH_RADII: f64 = 0.25;
+
+/// Steps of closure at a target's present speed relative to the pad that a step's reach covers
+/// ([`reach_radii_into`]): at least the steps over which a host anticipates contacts from the
+/// approaching spheres (`tribo-cslc-engine`'s `ANTICIPATED_STEPS`, 3), with one to spare for a
+/// closure that speeds up.
+pub const CLOSURE_STEPS: f64 = 4.0;
+
+/// Each target's reach this step, in radii beyond a sphere's own radius, into `out` (cleared
+/// first): `speeds[t]` bounds target `t`'s speed relative to every point of the pad the step
+/// queries (`None` for a target without a rigid motion), `dt` is the step and `smallest_radius`
+/// the pad's smallest sphere radius, so that for every sphere `ρ_t r_i ≥ CLOSURE_STEPS · v_t · dt`.
+/// The reach is `CLOSURE_STEPS v_t dt / r_min` within `[MIN_REACH_RADII, FULL_REACH_RADII]`; the
+/// full reach where the speed is unknown or the ratio is not a number.
+pub(crate) fn reach_radii_into(
+    speeds: impl Iterator<Item = Option<f64>>,
+    dt: f64,
+    smallest_radius: f64,
+    out: &mut Vec<f64>,
+) {
+    out.clear();
+    out.extend(speeds.map(|speed| {
+        let radii = speed.map_or(f64::NAN, |v| CLOSURE_STEPS * v * dt / smallest_radius);
+        if radii.is_nan() {
+            FULL_REACH_RADII
+        } else {
+            radii.clamp(MIN_REACH_RADII, FULL_REACH_RADII)
+        }
+    }));
+}
 
 /// Every target is queried (targets from index 64 on always are).
 pub(crate) const ALL_TARGETS: u64 = u64::MAX;
@@ -88,7 +140,7 @@ impl Clusters {
 
     /// [`Self::candidates_into`] into a new list.
     #[cfg(test)]
-    pub fn candidates(&self, frames: &[TargetFrame], spread: f64, reach_radii: f64) -> Vec<u64> {
+    pub fn candidates(&self, frames: &[TargetFrame], spread: f64, reach_radii: &[f64]) -> Vec<u64> {
         let mut masks = Vec::with_capacity(self.clusters.len());
         self.candidates_into(frames, spread, reach_radii, &mut masks);
         masks
@@ -96,14 +148,15 @@ impl Clusters {
 
     /// Per cluster, the targets (bit `t` for target `t < 64`) its spheres must query this step,
     /// with the spheres displaced by at most `spread` from rest, into `masks` (cleared first, its
-    /// storage reused); `reach_radii` is the reach beyond a sphere's radius, in radii.
-    pub fn candidates_into(&self, frames: &[TargetFrame], spread: f64, reach_radii: f64, masks: &mut Vec<u64>) {
+    /// storage reused); `reach_radii[t]` is target `t`'s reach beyond a sphere's radius, in radii
+    /// (the full reach for a target it does not list).
+    pub fn candidates_into(&self, frames: &[TargetFrame], spread: f64, reach_radii: &[f64], masks: &mut Vec<u64>) {
         masks.clear();
         masks.extend(self.clusters.iter().map(|c| {
             let radius = c.rest_radius + spread;
-            let reach = (1.0 + reach_radii) * c.sphere_radius;
             let mut mask = ALL_TARGETS;
             for (t, frame) in frames.iter().enumerate().take(64) {
+                let reach = (1.0 + reach_radii.get(t).copied().unwrap_or(FULL_REACH_RADII)) * c.sphere_radius;
                 let Some((distance, scale)) = frame.exact_distance(&c.center) else {
                     continue;
                 };
@@ -137,7 +190,9 @@ mod tests {
     use crate::geometry::PadGeometry;
     use crate::target::{Capsule, Cone, Cuboid, Cylinder, Plane, Posed, Shape, Sphere, Target};
 
-    const REACH_RADII: f64 = 2.0;
+    /// Each target's reach in the test, in radii: wider and narrower than a step's, one target
+    /// (the last) left out of the list, so that it takes the full reach.
+    const REACH_RADII: [f64; 6] = [2.0, 0.25, 1.0, 0.5, 2.0, 0.25];
 
     /// A ball whose distance is only a bound (half the true one outside): never skipped.
     struct Approximate;
@@ -204,7 +259,7 @@ mod tests {
                 let targets: [&dyn Target; 7] = [&plane, &cuboid, &sphere, &cylinder, &cone, &capsule, &approximate];
                 let frames = target_frames(&targets, &pad_pose);
                 let spread = rng.random_range(0.0..0.005);
-                let candidates = clusters.candidates(&frames, spread, REACH_RADII);
+                let candidates = clusters.candidates(&frames, spread, &REACH_RADII);
                 for (i, s) in lattice.spheres().iter().enumerate() {
                     let direction = Vector3::new(
                         rng.random_range(-1.0..1.0),
@@ -222,8 +277,9 @@ mod tests {
                         skipped += 1;
                         assert_ne!(t, 6, "a target with an approximate distance was skipped");
                         let penetration = s.radius - frame.distance_and_normal(&q).0;
+                        let reach = REACH_RADII.get(t).copied().unwrap_or(FULL_REACH_RADII);
                         assert!(
-                            penetration <= -REACH_RADII * s.radius,
+                            penetration <= -reach * s.radius,
                             "target {t} skipped at sphere {i} within reach ({penetration})"
                         );
                     }
@@ -231,5 +287,43 @@ mod tests {
             }
         }
         assert!(skipped > 10_000 && kept > 10_000, "skipped {skipped}, kept {kept}");
+    }
+
+    /// A step's reach covers `CLOSURE_STEPS` steps of each target's speed, within the narrowest
+    /// and the full reach; a target without a rigid motion, or a speed that is not a number,
+    /// takes the full reach.
+    #[test]
+    fn the_reach_covers_the_closure_of_the_coming_steps() {
+        let (dt, radius) = (1e-3, 1e-3);
+        let speeds = [
+            Some(0.0),
+            Some(0.01),
+            Some(0.1),
+            Some(10.0),
+            None,
+            Some(f64::NAN),
+            Some(f64::INFINITY),
+        ];
+        let mut reach = Vec::new();
+        reach_radii_into(speeds.into_iter(), dt, radius, &mut reach);
+        // 4 steps at 0.1 m/s close 0.4 mm: 0.4 radii.
+        let expected = [
+            MIN_REACH_RADII,
+            MIN_REACH_RADII,
+            0.4,
+            FULL_REACH_RADII,
+            FULL_REACH_RADII,
+            FULL_REACH_RADII,
+            FULL_REACH_RADII,
+        ];
+        assert_eq!(reach.len(), expected.len());
+        for (t, (got, want)) in reach.iter().zip(expected).enumerate() {
+            assert!((got - want).abs() <= 1e-12, "target {t}: {got} against {want}");
+        }
+        // Every sphere's reach covers the closure: ρ r_i ≥ CLOSURE_STEPS v dt for r_i ≥ r_min.
+        assert!(reach[2] * radius >= CLOSURE_STEPS * 0.1 * dt * (1.0 - 1e-12));
+        // A pad of no radius (no sphere) reaches fully rather than dividing by zero.
+        reach_radii_into([Some(0.0)].into_iter(), dt, 0.0, &mut reach);
+        assert_eq!(reach, [FULL_REACH_RADII]);
     }
 }

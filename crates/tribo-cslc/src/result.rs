@@ -51,8 +51,11 @@ pub struct TouchingSphere {
     pub friction_coefficient: f64,
 }
 
-/// A sphere within one radius of a target's linearised surface without penetrating it: what a
-/// host needs to anticipate a contact within the next step. Vectors are in the world frame.
+/// A sphere within the step's reach of a target's linearised surface without penetrating it:
+/// what a host needs to anticipate a contact within the coming steps. The reach covers what the
+/// target's speed relative to the pad closes in `CLOSURE_STEPS` steps, at least a quarter of the
+/// sphere's radius and at most one (`docs/design/lattice-model.md` §4, "Reach"). Vectors are in
+/// the world frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ApproachingSphere {
     /// The sphere's index in the lattice.
@@ -60,7 +63,8 @@ pub struct ApproachingSphere {
     /// The nearest target (index as given).
     pub target: usize,
     /// `φ = r − d` on the target's tangent plane at the start of the step, evaluated at the
-    /// solved field: `−r_i < φ ≤ 0` (a gap of up to one radius), m.
+    /// solved field: `−r_i < φ ≤ 0` (a gap of at most one radius; the sphere was within reach at
+    /// the start of the step), m.
     pub gap: f64,
     /// The target's outward normal.
     pub normal: Vector3<f64>,
@@ -100,7 +104,8 @@ pub struct PatchResult {
     pub contact_area: f64,
     /// The spheres in contact, in lattice order.
     pub touching: Vec<TouchingSphere>,
-    /// The spheres within one radius of a target's linearised surface, not penetrating it, in
+    /// The spheres within the step's reach of a target's linearised surface ([`ApproachingSphere`]),
+    /// not penetrating it, in
     /// lattice order (a sphere that touches the true surface may be among them).
     pub approaching: Vec<ApproachingSphere>,
     /// Jacobi iterations performed.

@@ -17,7 +17,7 @@ use crate::geometry::{CslcError, Lattice};
 use crate::kept::KeptList;
 use crate::local::{local_compliance, local_step, local_stiffness, mul3, Contact, LocalProblem, StickTerms};
 use crate::params::{Acceleration, CslcParams};
-use crate::reach::{Clusters, ALL_TARGETS};
+use crate::reach::{reach_radii_into, Clusters, ALL_TARGETS, FULL_REACH_RADII};
 use crate::result::{PatchLists, PatchResult};
 use crate::target::{Target, Twist};
 
@@ -32,25 +32,32 @@ fn diagonal_of(m: &Matrix3<f64>) -> Option<Vector3<f64>> {
     off.iter().all(|v| *v == 0.0).then(|| m.diagonal())
 }
 
-/// Makes `candidate` — `(target, φ, normal)` — the `best` if it is the first or strictly deeper
-/// (the first of equally deep targets stays).
-fn keep_deeper(best: &mut Option<(usize, f64, Vector3<f64>)>, candidate: (usize, f64, Vector3<f64>)) {
-    if best.is_none_or(|(_, deepest, _)| candidate.1 > deepest) {
+/// Makes `candidate` — `(target, φ, normal)` of a sphere of radius `radius` — the `best` if the
+/// target is within the sphere's reach for it (`φ > −ρ_t r`, `reach_radii[t]` = `ρ_t`, the full
+/// reach for a target the list leaves out; `reach.rs`) and it is the first such target or
+/// strictly deeper (the first of equally deep targets stays). A target beyond its reach is
+/// never a sphere's surface, however near, so leaving it out unqueried (`reach.rs`, `frames.rs`)
+/// changes nothing; with every reach the same, the best is the deepest target if that one is
+/// within reach, else none.
+#[inline(always)]
+fn keep_deeper(
+    best: &mut Option<(usize, f64, Vector3<f64>)>,
+    candidate: (usize, f64, Vector3<f64>),
+    radius: f64,
+    reach_radii: &[f64],
+) {
+    let reach = reach_radii.get(candidate.0).copied().unwrap_or(FULL_REACH_RADII);
+    if candidate.1 > -reach * radius && best.is_none_or(|(_, deepest, _)| candidate.1 > deepest) {
         *best = Some(candidate);
     }
 }
 
-/// The [`Surface`] of a sphere of radius `radius` at `delta` from its deepest target `deepest`
-/// (`(target, φ, normal)`), if within its radius plus [`REACH_RADII`] radii (a sphere moving
-/// farther within one step is a fast impact anyway).
+/// The [`Surface`] at `delta` of a sphere's deepest target within reach `deepest`
+/// (`(target, φ, normal)`, [`keep_deeper`]).
 #[inline(always)]
-fn surface_within_reach(
-    radius: f64,
-    delta: &Vector3<f64>,
-    deepest: Option<(usize, f64, Vector3<f64>)>,
-) -> Option<Surface> {
+fn surface_of(delta: &Vector3<f64>, deepest: Option<(usize, f64, Vector3<f64>)>) -> Option<Surface> {
     let (target, penetration, normal) = deepest?;
-    (penetration > -REACH_RADII * radius).then_some(Surface {
+    Some(Surface {
         target,
         penetration,
         normal,
@@ -84,6 +91,12 @@ impl PadFrameMotion {
             linear: to_pad * (twist.linear - pad_twist.linear + twist.angular.cross(&(pad_origin - origin))),
             angular: to_pad * (twist.angular - pad_twist.angular),
         }
+    }
+
+    /// A bound of the relative speed at every pad-frame point within `extent` of the pad origin:
+    /// `|linear + angular × x| ≤ |linear| + |angular| |x|`, m/s.
+    fn speed_within(&self, extent: f64) -> f64 {
+        self.linear.norm() + self.angular.norm() * extent
     }
 
     /// The relative velocity at pad-frame point `x`, pad frame.
@@ -237,13 +250,6 @@ impl Surface {
 /// `μ_s`), m/s: the slip threshold of Choreonoid's AIST simulator, as `pgs` uses it.
 const SLIP_SPEED: f64 = 1e-4;
 
-/// Sphere radii beyond its own radius within which a target stays a candidate for a step: the
-/// spheres a patch lists as approaching lie within one radius of a target
-/// (`PatchResult::approaching`), and a sphere farther from every target at the start of a step
-/// touches none within it unless the sweeps move its skin by more than a radius — a step whose
-/// penetrations grow by more than `impact_fraction` radii is flagged a fast impact already.
-const REACH_RADII: f64 = 1.0;
-
 /// Radii of the largest sphere by which the query region reaches beyond the spheres' centres
 /// (`CslcPad::step`).
 const QUERY_MARGIN_RADII: f64 = 4.0;
@@ -314,6 +320,11 @@ pub struct CslcPad {
     /// displacements, they bound where a step queries its targets (`CslcPad::query_box`).
     rest_box: QueryBox,
     largest_radius: f64,
+    /// The smallest sphere radius, m: each target's reach in radii covers its closure for the
+    /// smallest sphere, hence for all (`reach.rs`).
+    smallest_radius: f64,
+    /// Storage of each target's reach in a step, in radii (`reach.rs`), kept between steps.
+    reach_radii: Vec<f64>,
     /// Storage of a step's deepest target per sphere (`CslcPad::deepest_into`), kept between
     /// steps.
     deepest: Vec<Option<(usize, f64, Vector3<f64>)>>,
@@ -379,6 +390,7 @@ impl CslcPad {
             rest_box.upper = rest_box.upper.sup(&s.rest_position.coords);
         }
         let largest_radius = lattice.spheres().iter().map(|s| s.radius).fold(0.0, f64::max);
+        let smallest_radius = lattice.spheres().iter().map(|s| s.radius).fold(f64::INFINITY, f64::min);
         let colors = crate::red_black::colour_classes(&lattice);
         let clusters = Clusters::new(&lattice);
         let compliance: Vec<Matrix3<f64>> = stiffness.iter().map(local_compliance).collect();
@@ -406,6 +418,8 @@ impl CslcPad {
             patch_lists: PatchLists::default(),
             rest_box,
             largest_radius,
+            smallest_radius,
+            reach_radii: Vec::new(),
             deepest: Vec::new(),
             contact_visits: Vec::new(),
             sweeps_made: 0,
@@ -526,14 +540,16 @@ impl CslcPad {
             .map_or(Point3::origin(), |s| s.rest_position + delta)
     }
 
-    /// The deepest (largest `φ = r − distance`) of the targets in `mask` at sphere `i`, touching
-    /// or not: `(target, φ, outward normal in the pad frame)`.
+    /// The deepest (largest `φ = r − distance`) of the targets in `mask` within their reach
+    /// `reach_radii` at sphere `i` ([`keep_deeper`]), touching or not: `(target, φ, outward normal
+    /// in the pad frame)`.
     fn deepest_among(
         &self,
         frames: &[TargetFrame],
         i: usize,
         delta: &Vector3<f64>,
         mask: u64,
+        reach_radii: &[f64],
     ) -> Option<(usize, f64, Vector3<f64>)> {
         let radius = self.lattice.spheres().get(i)?.radius;
         let center = self.center(i, delta);
@@ -543,14 +559,15 @@ impl CslcPad {
                 continue;
             }
             let (distance, normal) = frame.distance_and_normal(&center);
-            keep_deeper(&mut best, (t, radius - distance, normal));
+            keep_deeper(&mut best, (t, radius - distance, normal), radius, reach_radii);
         }
         best
     }
 
-    /// Deepest contact of sphere `i` among the targets in `mask` (`None` unless it penetrates).
+    /// Deepest contact of sphere `i` among the targets in `mask` (`None` unless it penetrates:
+    /// a penetrating target is within any reach, so the full one serves).
     fn contact_among(&self, frames: &[TargetFrame], i: usize, delta: &Vector3<f64>, mask: u64) -> Option<Contact> {
-        let (target, penetration, normal) = self.deepest_among(frames, i, delta, mask)?;
+        let (target, penetration, normal) = self.deepest_among(frames, i, delta, mask, &[])?;
         (penetration > 0.0).then_some(Contact {
             target,
             penetration,
@@ -586,36 +603,32 @@ impl CslcPad {
         })
     }
 
-    /// The nearest target at sphere `i`, as a [`Surface`], if within its radius plus
-    /// [`REACH_RADII`] radii (a sphere moving farther within one step is a fast impact anyway).
-    /// `mask` leaves out only targets provably beyond that reach (`reach.rs`).
-    fn nearest_surface(&self, frames: &[TargetFrame], i: usize, delta: &Vector3<f64>, mask: u64) -> Option<Surface> {
-        self.surface_from(i, delta, self.deepest_among(frames, i, delta, mask))
-    }
-
-    /// The [`Surface`] of sphere `i` at `delta` from its deepest target `deepest`
-    /// ([`Self::deepest_among`]), if within reach ([`Self::nearest_surface`]).
-    fn surface_from(
+    /// The nearest target at sphere `i`, as a [`Surface`], if within its radius plus the step's
+    /// reach for it, `reach_radii` (`reach.rs`). `mask` leaves out only targets provably beyond
+    /// that reach.
+    fn nearest_surface(
         &self,
+        frames: &[TargetFrame],
         i: usize,
         delta: &Vector3<f64>,
-        deepest: Option<(usize, f64, Vector3<f64>)>,
+        mask: u64,
+        reach_radii: &[f64],
     ) -> Option<Surface> {
-        surface_within_reach(self.lattice.spheres().get(i)?.radius, delta, deepest)
+        surface_of(delta, self.deepest_among(frames, i, delta, mask, reach_radii))
     }
 
     /// [`Self::deepest_among`] of every sphere at its current displacement, with the targets of
     /// its cluster's mask in `candidates`, into `out`: target by target over all spheres, so that
     /// the distance queries of one target run back to back instead of each sphere waiting on its
     /// own (a square root and a division for a ball). Each sphere meets the targets in the same
-    /// order as in [`Self::deepest_among`], so the answers are the same — except that a target
-    /// provably beyond the sphere's reach (its distance at least `(1 + REACH_RADII) r_i`) may be
-    /// left out: such a target is never the sphere's surface ([`surface_within_reach`]), and any
-    /// target within reach is deeper than it, so the surfaces are the same.
+    /// order as in [`Self::deepest_among`], so the answers are the same — a target provably
+    /// beyond the sphere's reach for it (its distance at least `(1 + ρ_t) r_i`, `reach_radii[t]` =
+    /// `ρ_t`) may go unqueried, and [`keep_deeper`] would leave it out anyway.
     fn deepest_into(
         &self,
         frames: &[TargetFrame],
         candidates: &[u64],
+        reach_radii: &[f64],
         out: &mut Vec<Option<(usize, f64, Vector3<f64>)>>,
     ) {
         out.clear();
@@ -623,15 +636,16 @@ impl CslcPad {
         let spheres = self.lattice.spheres();
         for (t, frame) in frames.iter().enumerate() {
             let bit = (t < 64).then(|| 1u64 << t);
+            let reach = 1.0 + reach_radii.get(t).copied().unwrap_or(FULL_REACH_RADII);
             let points = spheres
                 .iter()
                 .zip(&self.displacement)
                 .enumerate()
                 .filter(|(i, _)| bit.is_none_or(|bit| self.clusters.mask_of(*i, candidates) & bit != 0))
-                .map(|(i, (sphere, delta))| (i, sphere.rest_position + delta, (1.0 + REACH_RADII) * sphere.radius));
+                .map(|(i, (sphere, delta))| (i, sphere.rest_position + delta, reach * sphere.radius));
             frame.distances_and_normals(points, |i, distance, normal| {
                 if let (Some(best), Some(sphere)) = (out.get_mut(i), spheres.get(i)) {
-                    keep_deeper(best, (t, sphere.radius - distance, normal));
+                    keep_deeper(best, (t, sphere.radius - distance, normal), sphere.radius, reach_radii);
                 }
             });
         }
@@ -887,12 +901,35 @@ impl CslcPad {
         }
     }
 
-    /// Makes the solved displacements zero (an unloaded pad), remembering `δ_n` as the next
-    /// step's `δ_{n−1}` as [`Self::commit_field`] does: the two lists trade storage, and the one
-    /// that held `δ_{n−1}` is zeroed.
+    /// Makes the solved displacements zero (an unloaded pad), committed as a solved field is
+    /// ([`Self::commit_field`]): the spare storage, zeroed, becomes `δ_{n+1}`.
     fn rest_field(&mut self) {
-        std::mem::swap(&mut self.previous_displacement, &mut self.displacement);
-        self.displacement.iter_mut().for_each(|d| *d = Vector3::zeros());
+        let mut rest = self.take_spare_field();
+        rest.clear();
+        rest.resize(self.lattice.len(), Vector3::zeros());
+        self.commit_field(rest);
+    }
+
+    /// Takes back the field [`Self::commit_field`] committed last: `δ_n` and `δ_{n−1}` are the
+    /// displacements again, and the field goes back to the spare storage (for a step solved
+    /// again, `CslcPad::step`).
+    fn uncommit_field(&mut self) {
+        let start = std::mem::take(&mut self.previous_displacement);
+        let solved = std::mem::replace(&mut self.displacement, start);
+        self.previous_displacement = std::mem::replace(&mut self.spare_field, solved);
+    }
+
+    /// The last committed solve moved some sphere by `reach_radii` of its radii or more from the
+    /// step's start (`|δ_{n+1,i} − δ_{n,i}| ≥ ρ r_i`): a sphere left without a surface at that
+    /// reach may have come into contact (`reach.rs`).
+    fn solve_moved_a_sphere(&self, reach_radii: f64) -> bool {
+        let spheres = self.lattice.spheres().iter();
+        spheres
+            .zip(self.displacement.iter().zip(&self.previous_displacement))
+            .any(|(sphere, (solved, start))| {
+                let reach = reach_radii * sphere.radius;
+                (solved - start).norm_squared() >= reach * reach
+            })
     }
 
     /// The pad can have a compliance (`condensed.rs`): its sphere stiffnesses are diagonal in
@@ -1011,102 +1048,126 @@ impl CslcPad {
         let region = self.query_box(allowance);
         let mut frames = self.frames.take();
         target_frames_into(targets, &pose, region.as_ref(), &mut frames);
-        let mut candidates = std::mem::take(&mut self.candidates);
-        self.clusters
-            .candidates_into(&frames, spread, REACH_RADII, &mut candidates);
         let mut motions = std::mem::take(&mut self.motions);
         motions.clear();
         motions.extend(targets.iter().map(|t| {
             t.rigid_motion()
                 .map(|(twist, origin)| PadFrameMotion::new(&twist, &origin, &input.pad_twist, &pose))
         }));
-
-        // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
-        // the penetration jump for fast-impact detection.
+        // Each target's reach (`reach.rs`): the closure of the coming steps at its speed relative
+        // to the pad, bounded over the query region (every queried point lies within `extent` of
+        // the pad origin).
+        let extent = region.map_or(0.0, |r| r.lower.abs().sup(&r.upper.abs()).norm());
+        let mut reach = std::mem::take(&mut self.reach_radii);
+        let speeds = motions.iter().map(|m| m.map(|m| m.speed_within(extent)));
+        reach_radii_into(speeds, input.dt, self.smallest_radius, &mut reach);
+        let mut candidates = std::mem::take(&mut self.candidates);
         let mut prepared = std::mem::take(&mut self.prepared);
         // The deepest targets of a lattice swept on this thread, found target by target.
         let mut deepest = std::mem::take(&mut self.deepest);
-        let carry = AnchorCarry {
-            input,
-            pose: &pose,
-            origin: &origin,
-            motions: &motions,
-        };
+        let mut reached = std::mem::take(&mut self.reached);
+        let history = *self.sweep_history_mut();
         // Every sphere is set up where a sphere without a surface may still touch (more than 64
         // targets: `contact_on_surface`).
         let every_sphere = frames.len() > 64;
-        let mut reached = std::mem::take(&mut self.reached);
-        if n < PARALLEL_MIN_SPHERES {
-            // On this thread: the deepest targets found target by target, then the set-up of the
-            // spheres within reach of a surface, in one pass over the per-sphere lists (no index
-            // lookups). A sphere out of reach only has its surface cleared: nothing reads the rest
-            // of its entry (its stick terms are formed from its surface), for it cannot touch.
-            self.deepest_into(&frames, &candidates, &mut deepest);
-            prepared.resize(n, Prepared::default());
-            reached.clear();
-            let spheres = self.lattice.spheres().iter().zip(&self.displacement).zip(&deepest);
-            let states = self.contact_state.iter();
-            for (i, (((sphere, delta), deepest), (state, here))) in
-                spheres.zip(states.zip(prepared.iter_mut())).enumerate()
-            {
-                let surface = surface_within_reach(sphere.radius, delta, *deepest);
-                if surface.is_none() && !every_sphere {
-                    here.surface = None;
-                    continue;
-                }
-                carry.prepare(sphere, delta, surface, state, here);
-                reached.push(i);
-            }
-        } else {
-            let prepare = |i: usize, here: &mut Prepared| {
-                let (Some(sphere), Some(delta)) = (self.lattice.spheres().get(i), self.displacement.get(i)) else {
-                    return;
-                };
-                let state = self.contact_state.of(i);
-                let surface = self.nearest_surface(&frames, i, delta, self.clusters.mask_of(i, &candidates));
-                carry.prepare(sphere, delta, surface, state, here);
-            };
-            update_spheres(&mut prepared, n, Prepared::default(), prepare);
-            reached.clear();
-            reached.extend((0..n).filter(|&i| every_sphere || prepared.get(i).is_some_and(|p| p.surface.is_some())));
-        }
-        self.deepest = deepest;
-        // A sphere out of reach has no penetration to jump by.
-        let mut fast_impact_sphere = None;
-        for &i in &reached {
-            let (Some(p), Some(sphere)) = (prepared.get(i), self.lattice.spheres().get(i)) else {
-                continue;
-            };
-            if p.jump > self.params.impact_fraction * sphere.radius {
-                fast_impact_sphere = Some((i, p.jump, sphere.radius));
-                break;
-            }
-        }
-        let loaded = reached
-            .iter()
-            .any(|&i| prepared.get(i).is_some_and(Prepared::touches_at_rest));
-        self.reached = reached;
-
         let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
-        let sweeps = if !loaded {
-            // Unloaded (docs/design/lattice-model.md §4, "Unloaded pad"): no sphere penetrates
-            // its target at δ = 0, so δ = 0 is the equilibrium, exactly: every force is zero.
-            self.rest_field();
-            SweepEnd {
-                iterations: 0,
-                residual: 0.0,
-                converged: true,
+        // Set up and solved at the step's reach; again at the full reach if the solve moved a
+        // sphere by its narrowest reach or more (`reach.rs`), from the same start.
+        let (sweeps, fast_impact_sphere) = loop {
+            self.clusters.candidates_into(&frames, spread, &reach, &mut candidates);
+            // Stick anchors: last displacement carried by the relative surface motion (§3.4),
+            // and the penetration jump for fast-impact detection.
+            let carry = AnchorCarry {
+                input,
+                pose: &pose,
+                origin: &origin,
+                motions: &motions,
+            };
+            if n < PARALLEL_MIN_SPHERES {
+                // On this thread: the deepest targets found target by target, then the set-up of
+                // the spheres within reach of a surface, in one pass over the per-sphere lists (no
+                // index lookups). A sphere out of reach only has its surface cleared: nothing reads
+                // the rest of its entry (its stick terms are formed from its surface), for it
+                // cannot touch.
+                self.deepest_into(&frames, &candidates, &reach, &mut deepest);
+                prepared.resize(n, Prepared::default());
+                reached.clear();
+                let spheres = self.lattice.spheres().iter().zip(&self.displacement).zip(&deepest);
+                let states = self.contact_state.iter();
+                for (i, (((sphere, delta), deepest), (state, here))) in
+                    spheres.zip(states.zip(prepared.iter_mut())).enumerate()
+                {
+                    let surface = surface_of(delta, *deepest);
+                    if surface.is_none() && !every_sphere {
+                        here.surface = None;
+                        continue;
+                    }
+                    carry.prepare(sphere, delta, surface, state, here);
+                    reached.push(i);
+                }
+            } else {
+                let prepare = |i: usize, here: &mut Prepared| {
+                    let (Some(sphere), Some(delta)) = (self.lattice.spheres().get(i), self.displacement.get(i)) else {
+                        return;
+                    };
+                    let state = self.contact_state.of(i);
+                    let mask = self.clusters.mask_of(i, &candidates);
+                    let surface = self.nearest_surface(&frames, i, delta, mask, &reach);
+                    carry.prepare(sphere, delta, surface, state, here);
+                };
+                update_spheres(&mut prepared, n, Prepared::default(), prepare);
+                reached.clear();
+                reached
+                    .extend((0..n).filter(|&i| every_sphere || prepared.get(i).is_some_and(|p| p.surface.is_some())));
             }
-        } else if self.params.acceleration.sweeps_red_black() {
-            match self.params.acceleration {
-                Acceleration::Condensed => self.condensed_or_red_black(input, &mut prepared, floor, false),
-                Acceleration::Adaptive => self.condensed_or_red_black(input, &mut prepared, floor, true),
-                _ => self.red_black_sweeps(input, &mut prepared, floor, None),
+            // A sphere out of reach has no penetration to jump by.
+            let mut fast_impact_sphere = None;
+            for &i in &reached {
+                let (Some(p), Some(sphere)) = (prepared.get(i), self.lattice.spheres().get(i)) else {
+                    continue;
+                };
+                if p.jump > self.params.impact_fraction * sphere.radius {
+                    fast_impact_sphere = Some((i, p.jump, sphere.radius));
+                    break;
+                }
             }
-        } else {
-            self.fill_stick_terms(&mut prepared);
-            self.chebyshev_sweeps(input, &prepared, floor)
+            let loaded = reached
+                .iter()
+                .any(|&i| prepared.get(i).is_some_and(Prepared::touches_at_rest));
+            self.reached = std::mem::take(&mut reached);
+
+            let sweeps = if !loaded {
+                // Unloaded (docs/design/lattice-model.md §4, "Unloaded pad"): no sphere
+                // penetrates its target at δ = 0, so δ = 0 is the equilibrium, exactly: every
+                // force is zero.
+                self.rest_field();
+                SweepEnd {
+                    iterations: 0,
+                    residual: 0.0,
+                    converged: true,
+                }
+            } else if self.params.acceleration.sweeps_red_black() {
+                match self.params.acceleration {
+                    Acceleration::Condensed => self.condensed_or_red_black(input, &mut prepared, floor, false),
+                    Acceleration::Adaptive => self.condensed_or_red_black(input, &mut prepared, floor, true),
+                    _ => self.red_black_sweeps(input, &mut prepared, floor, None),
+                }
+            } else {
+                self.fill_stick_terms(&mut prepared);
+                self.chebyshev_sweeps(input, &prepared, floor)
+            };
+            let narrowest = reach.iter().copied().fold(FULL_REACH_RADII, f64::min);
+            if narrowest < FULL_REACH_RADII && self.solve_moved_a_sphere(narrowest) {
+                self.uncommit_field();
+                *self.sweep_history_mut() = history;
+                reach.fill(FULL_REACH_RADII);
+                reached = std::mem::take(&mut self.reached);
+                continue;
+            }
+            break (sweeps, fast_impact_sphere);
         };
+        self.deepest = deepest;
+        self.reach_radii = reach;
         if frames.iter().any(TargetFrame::is_face) && self.spread() > allowance {
             // The solved field left the region where the faces stand for their shapes: the
             // patch is assembled on the shapes themselves.

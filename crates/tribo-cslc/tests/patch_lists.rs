@@ -1,27 +1,54 @@
 //! What a patch lists sphere by sphere (`PatchResult::touching`, `PatchResult::approaching`): a
 //! flat pad pressed into a tilted plane, whose signed distance the tangent plane of the step gives
 //! exactly, so every sphere's class follows from its solved centre: `φ = r − d > 0` touching,
-//! `−r < φ ≤ 0` approaching, farther neither (`docs/design/lattice-model.md` §5).
+//! `−ρ r < φ ≤ 0` approaching (`ρ` the step's reach: the closure of `CLOSURE_STEPS` steps at the
+//! plane's speed, at least a quarter radius and at most one), farther neither
+//! (`docs/design/lattice-model.md` §4 "Reach", §5).
 
 mod common;
 
 use common::{flat_pad, params, step};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
-use tribo_cslc::{Plane, Posed, Target};
+use tribo_cslc::{Plane, Posed, Target, Twist, CLOSURE_STEPS};
 
-#[test]
-fn a_patch_lists_its_touching_and_approaching_spheres_in_lattice_order() {
-    let mut pad = flat_pad(12, 0.024, params());
-    // The plane's solid above the pad (outward normal −Z), tilted 3° about y through a point 5 µm
-    // into the skin at the pad's +x edge: the spheres of that edge press it, and the gap grows
-    // by 5.2e-5 m per millimetre to 1.15 mm at the −x edge, beyond one radius (1 mm).
+/// The plane's solid above the pad (outward normal −Z), tilted 3° about y through a point 5 µm
+/// into the skin at the pad's +x edge: the spheres of that edge press it, and the gap grows by
+/// 5.2e-5 m per millimetre to 1.15 mm at the −x edge, beyond one radius (1 mm).
+fn tilted_plane() -> Posed<Plane> {
     let flip = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI);
     let tilt = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 3f64.to_radians());
-    let plane = Posed::new(
+    Posed::new(
         Plane,
         Isometry3::from_parts(Translation3::new(0.011, 0.0, -5.0e-6), tilt * flip),
-    );
-    let result = step(&mut pad, &[&plane as &dyn Target], 0.5);
+    )
+}
+
+/// A plane at rest reaches a quarter radius: the spheres within it are listed approaching.
+#[test]
+fn a_patch_lists_its_touching_and_approaching_spheres_in_lattice_order() {
+    lists_by_class(&tilted_plane(), 0.25);
+}
+
+/// A plane closing on the pad at `v` reaches the closure of `CLOSURE_STEPS` steps at that speed:
+/// at 0.15 m/s over steps of 1 ms, 0.6 mm (0.6 radii), so the spheres up to 0.6 mm off it are
+/// listed approaching — a host anticipating contacts from them sees the ones it may close.
+#[test]
+fn a_closing_target_reaches_as_far_as_the_coming_steps_close() {
+    let speed = 0.15;
+    let plane = tilted_plane().moving(Twist {
+        linear: Vector3::new(0.0, 0.0, -speed),
+        angular: Vector3::zeros(),
+    });
+    let reach = CLOSURE_STEPS * speed * 1e-3 / 1e-3;
+    assert!((reach - 0.6).abs() < 1e-12);
+    lists_by_class(&plane, reach);
+}
+
+/// Steps a fresh 12 × 12 pad against `plane` and checks every sphere's class against its solved
+/// centre, with the reach `reach` in radii.
+fn lists_by_class(plane: &Posed<Plane>, reach: f64) {
+    let mut pad = flat_pad(12, 0.024, params());
+    let result = step(&mut pad, &[plane as &dyn Target], 0.5);
     assert!(result.converged, "{:?}", result.warning);
 
     let spheres = pad.lattice().spheres();
@@ -46,16 +73,16 @@ fn a_patch_lists_its_touching_and_approaching_spheres_in_lattice_order() {
             assert_eq!(s.deflection, deflections[i]);
             assert!((s.center - pad.lattice().spheres()[i].rest_position - delta).norm() <= 1e-15);
             touching += 1;
-        } else if phi < -margin && phi > -sphere.radius + margin {
+        } else if phi < -margin && phi > -reach * sphere.radius + margin {
             assert!(
                 touched.is_none(),
                 "sphere {i} is {phi:.3e} m off the plane and listed touching"
             );
-            let s = approached.expect("a sphere within one radius of the plane is listed approaching");
+            let s = approached.expect("a sphere within reach of the plane is listed approaching");
             assert!((s.gap - phi).abs() <= 1e-12, "sphere {i}: gap {} against {phi}", s.gap);
             assert!((s.normal - Vector3::new(0.0, 0.0, -1.0)).norm() < 0.06, "{}", s.normal);
             approaching += 1;
-        } else if phi < -sphere.radius - margin {
+        } else if phi < -reach * sphere.radius - margin {
             assert!(
                 touched.is_none() && approached.is_none(),
                 "sphere {i} is {phi:.3e} m off and listed"

@@ -74,6 +74,10 @@ fn a_pad_of_nodes_carries_the_force_of_the_pad_its_outermost_spheres_span() {
     }
 }
 
+/// A bisection on the plane's depth: from step to step the plane jumps by up to half a
+/// millimetre at rest, so a step's solve can move spheres by more than a quarter radius, the
+/// narrowest reach (`tribo-cslc` `reach.rs`) — such a step is solved again at the full reach, or
+/// the spheres it brings into contact would be missed (the 20 × 20 pad would carry 85.7 N).
 #[test]
 fn load_control_carries_the_load() {
     let load = 50.0;
