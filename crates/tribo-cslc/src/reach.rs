@@ -51,7 +51,7 @@ pub(crate) const FULL_REACH_RADII: f64 = 1.0;
 pub(crate) const MIN_REACH_RADII: f64 = 0.25;
 
 /// Steps of closure at a target's present speed relative to the pad that a step's reach covers
-/// ([`reach_radii_into`]): at least the steps over which a host anticipates contacts from the
+/// (`reach_radii_into`): at least the steps over which a host anticipates contacts from the
 /// approaching spheres (`tribo-cslc-engine`'s `ANTICIPATED_STEPS`, 3), with one to spare for a
 /// closure that speeds up.
 pub const CLOSURE_STEPS: f64 = 4.0;
