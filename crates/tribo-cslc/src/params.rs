@@ -24,23 +24,14 @@ pub enum Acceleration {
     /// their forces with the pad's compliance `G = K⁻¹` (static condensation;
     /// `docs/design/lattice-model.md` §4, "Condensed solve"), the field of the spheres out of
     /// contact formed from the touching ones' forces once they balance. Formed for flat pads
-    /// (every sphere's stiffness diagonal in the pad frame) of up to 512 spheres; other pads
+    /// (every sphere's stiffness diagonal in the pad frame) of up to 4096 spheres; other pads
     /// sweep red-black. Same fixed point as Jacobi.
     Condensed,
-    /// [`Acceleration::Condensed`] in the steps where it costs less than red-black sweeps (few
-    /// spheres touching: `3 m² + 100 m + 3 n m ≤ 80 n` for `m` touching of `n`), red-black SOR in
-    /// the others. The default.
+    /// [`Acceleration::Condensed`] in the steps where it is expected to cost less than red-black
+    /// sweeps (few spheres touching, costed with the sweeps the pad's last solve of each kind
+    /// made: `docs/design/lattice-model.md` §4, "Condensed solve"), red-black SOR in the others.
+    /// The default.
     Adaptive,
-}
-
-impl Acceleration {
-    /// Solved by red-black sweeps, or by the condensed solve with red-black in its stead.
-    pub(crate) fn sweeps_red_black(self) -> bool {
-        matches!(
-            self,
-            Acceleration::RedBlackSor | Acceleration::Condensed | Acceleration::Adaptive
-        )
-    }
 }
 
 /// Parameters of the CSLC model (SI units).

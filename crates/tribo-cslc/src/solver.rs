@@ -357,6 +357,33 @@ pub struct CslcPad {
     reached: Vec<usize>,
 }
 
+/// A step's input out of its domain: friction coefficients and the time step must be finite
+/// and non-negative.
+fn check_input(input: &StepInput) -> Result<(), CslcError> {
+    let checks = [
+        ("friction", input.friction),
+        ("dynamic friction", input.dynamic_friction),
+        ("dt", input.dt),
+    ];
+    for (name, value) in checks {
+        if !(value.is_finite() && value >= 0.0) {
+            return Err(CslcError::InvalidParams(format!(
+                "{name} must be finite and >= 0, got {value}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What a step's set-up found among the spheres within reach (`CslcPad::set_up`).
+struct SetUp {
+    /// Some sphere touches its target at its last displacement: the pad must be solved.
+    loaded: bool,
+    /// The first sphere whose penetration jumped by more than `impact_fraction` of its radius
+    /// since the last step: `(sphere, jump, radius)`.
+    fast_impact_sphere: Option<(usize, f64, f64)>,
+}
+
 impl CslcPad {
     /// A resting pad (`δ = 0`).
     pub fn new(lattice: Lattice, params: CslcParams) -> Result<Self, CslcError> {
@@ -1018,27 +1045,9 @@ impl CslcPad {
 
     /// Advances the pad by one step and returns the patch.
     pub fn step(&mut self, input: &StepInput) -> Result<PatchResult, CslcError> {
-        if !(input.friction.is_finite() && input.friction >= 0.0) {
-            return Err(CslcError::InvalidParams(format!(
-                "friction must be finite and >= 0, got {}",
-                input.friction
-            )));
-        }
-        if !(input.dynamic_friction.is_finite() && input.dynamic_friction >= 0.0) {
-            return Err(CslcError::InvalidParams(format!(
-                "dynamic friction must be finite and >= 0, got {}",
-                input.dynamic_friction
-            )));
-        }
-        if !(input.dt.is_finite() && input.dt >= 0.0) {
-            return Err(CslcError::InvalidParams(format!(
-                "dt must be finite and >= 0, got {}",
-                input.dt
-            )));
-        }
+        check_input(input)?;
         let pose = input.pad_pose;
         let targets = input.targets;
-        let n = self.lattice.len();
         let origin = Point3::from(pose.translation.vector);
         let spread = self.spread();
         // Every point the step queries is a sphere centre `x_i + δ_i` at the start (|δ_i| ≤
@@ -1061,112 +1070,30 @@ impl CslcPad {
         let mut reach = std::mem::take(&mut self.reach_radii);
         let speeds = motions.iter().map(|m| m.map(|m| m.speed_within(extent)));
         reach_radii_into(speeds, input.dt, self.smallest_radius, &mut reach);
-        let mut candidates = std::mem::take(&mut self.candidates);
         let mut prepared = std::mem::take(&mut self.prepared);
-        // The deepest targets of a lattice swept on this thread, found target by target.
-        let mut deepest = std::mem::take(&mut self.deepest);
-        let mut reached = std::mem::take(&mut self.reached);
         let history = *self.sweep_history_mut();
-        // Every sphere is set up where a sphere without a surface may still touch (more than 64
-        // targets: `contact_on_surface`).
-        let every_sphere = frames.len() > 64;
-        let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
+        // Stick anchors: last displacement carried by the relative surface motion (§3.4), and
+        // the penetration jump for fast-impact detection.
+        let carry = AnchorCarry {
+            input,
+            pose: &pose,
+            origin: &origin,
+            motions: &motions,
+        };
         // Set up and solved at the step's reach; again at the full reach if the solve moved a
         // sphere by its narrowest reach or more (`reach.rs`), from the same start.
         let (sweeps, fast_impact_sphere) = loop {
-            self.clusters.candidates_into(&frames, spread, &reach, &mut candidates);
-            // Stick anchors: last displacement carried by the relative surface motion (§3.4),
-            // and the penetration jump for fast-impact detection.
-            let carry = AnchorCarry {
-                input,
-                pose: &pose,
-                origin: &origin,
-                motions: &motions,
-            };
-            if n < PARALLEL_MIN_SPHERES {
-                // On this thread: the deepest targets found target by target, then the set-up of
-                // the spheres within reach of a surface, in one pass over the per-sphere lists (no
-                // index lookups). A sphere out of reach only has its surface cleared: nothing reads
-                // the rest of its entry (its stick terms are formed from its surface), for it
-                // cannot touch.
-                self.deepest_into(&frames, &candidates, &reach, &mut deepest);
-                prepared.resize(n, Prepared::default());
-                reached.clear();
-                let spheres = self.lattice.spheres().iter().zip(&self.displacement).zip(&deepest);
-                let states = self.contact_state.iter();
-                for (i, (((sphere, delta), deepest), (state, here))) in
-                    spheres.zip(states.zip(prepared.iter_mut())).enumerate()
-                {
-                    let surface = surface_of(delta, *deepest);
-                    if surface.is_none() && !every_sphere {
-                        here.surface = None;
-                        continue;
-                    }
-                    carry.prepare(sphere, delta, surface, state, here);
-                    reached.push(i);
-                }
-            } else {
-                let prepare = |i: usize, here: &mut Prepared| {
-                    let (Some(sphere), Some(delta)) = (self.lattice.spheres().get(i), self.displacement.get(i)) else {
-                        return;
-                    };
-                    let state = self.contact_state.of(i);
-                    let mask = self.clusters.mask_of(i, &candidates);
-                    let surface = self.nearest_surface(&frames, i, delta, mask, &reach);
-                    carry.prepare(sphere, delta, surface, state, here);
-                };
-                update_spheres(&mut prepared, n, Prepared::default(), prepare);
-                reached.clear();
-                reached
-                    .extend((0..n).filter(|&i| every_sphere || prepared.get(i).is_some_and(|p| p.surface.is_some())));
-            }
-            // A sphere out of reach has no penetration to jump by.
-            let mut fast_impact_sphere = None;
-            for &i in &reached {
-                let (Some(p), Some(sphere)) = (prepared.get(i), self.lattice.spheres().get(i)) else {
-                    continue;
-                };
-                if p.jump > self.params.impact_fraction * sphere.radius {
-                    fast_impact_sphere = Some((i, p.jump, sphere.radius));
-                    break;
-                }
-            }
-            let loaded = reached
-                .iter()
-                .any(|&i| prepared.get(i).is_some_and(Prepared::touches_at_rest));
-            self.reached = std::mem::take(&mut reached);
-
-            let sweeps = if !loaded {
-                // Unloaded (docs/design/lattice-model.md §4, "Unloaded pad"): no sphere
-                // penetrates its target at δ = 0, so δ = 0 is the equilibrium, exactly: every
-                // force is zero.
-                self.rest_field();
-                SweepEnd {
-                    iterations: 0,
-                    residual: 0.0,
-                    converged: true,
-                }
-            } else if self.params.acceleration.sweeps_red_black() {
-                match self.params.acceleration {
-                    Acceleration::Condensed => self.condensed_or_red_black(input, &mut prepared, floor, false),
-                    Acceleration::Adaptive => self.condensed_or_red_black(input, &mut prepared, floor, true),
-                    _ => self.red_black_sweeps(input, &mut prepared, floor, None),
-                }
-            } else {
-                self.fill_stick_terms(&mut prepared);
-                self.chebyshev_sweeps(input, &prepared, floor)
-            };
+            let set_up = self.set_up(&frames, spread, &reach, &carry, &mut prepared);
+            let sweeps = self.solve(input, &mut prepared, set_up.loaded);
             let narrowest = reach.iter().copied().fold(FULL_REACH_RADII, f64::min);
             if narrowest < FULL_REACH_RADII && self.solve_moved_a_sphere(narrowest) {
                 self.uncommit_field();
                 *self.sweep_history_mut() = history;
                 reach.fill(FULL_REACH_RADII);
-                reached = std::mem::take(&mut self.reached);
                 continue;
             }
-            break (sweeps, fast_impact_sphere);
+            break (sweeps, set_up.fast_impact_sphere);
         };
-        self.deepest = deepest;
         self.reach_radii = reach;
         if frames.iter().any(TargetFrame::is_face) && self.spread() > allowance {
             // The solved field left the region where the faces stand for their shapes: the
@@ -1176,9 +1103,111 @@ impl CslcPad {
         let patch = self.assemble(input, &frames, &prepared, sweeps, fast_impact_sphere);
         self.prepared = prepared;
         self.frames.keep(frames);
-        self.candidates = candidates;
         self.motions = motions;
         Ok(patch)
+    }
+
+    /// A step's set-up at the targets' reach `reach` (`reach.rs`) from the field of the last
+    /// step (`spread` its largest displacement): each sphere's nearest target within reach
+    /// linearised as its surface, its stick anchor carried by `carry`, its penetration jump and
+    /// stick limit, into `prepared`; the spheres with a surface become [`Self::reached`]. A
+    /// sphere out of reach only has its surface cleared: nothing reads the rest of its entry (its
+    /// stick terms are formed from its surface), for it cannot touch. Where the targets number
+    /// more than 64, every sphere is set up, with a surface or not (`contact_on_surface`).
+    fn set_up(
+        &mut self,
+        frames: &[TargetFrame],
+        spread: f64,
+        reach: &[f64],
+        carry: &AnchorCarry,
+        prepared: &mut Vec<Prepared>,
+    ) -> SetUp {
+        let n = self.lattice.len();
+        let every_sphere = frames.len() > 64;
+        let mut candidates = std::mem::take(&mut self.candidates);
+        let mut deepest = std::mem::take(&mut self.deepest);
+        let mut reached = std::mem::take(&mut self.reached);
+        self.clusters.candidates_into(frames, spread, reach, &mut candidates);
+        if n < PARALLEL_MIN_SPHERES {
+            // On this thread: the deepest targets found target by target, then the set-up of the
+            // spheres within reach of a surface, in one pass over the per-sphere lists (no index
+            // lookups).
+            self.deepest_into(frames, &candidates, reach, &mut deepest);
+            prepared.resize(n, Prepared::default());
+            reached.clear();
+            let spheres = self.lattice.spheres().iter().zip(&self.displacement).zip(&deepest);
+            let states = self.contact_state.iter();
+            for (i, (((sphere, delta), deepest), (state, here))) in
+                spheres.zip(states.zip(prepared.iter_mut())).enumerate()
+            {
+                let surface = surface_of(delta, *deepest);
+                if surface.is_none() && !every_sphere {
+                    here.surface = None;
+                    continue;
+                }
+                carry.prepare(sphere, delta, surface, state, here);
+                reached.push(i);
+            }
+        } else {
+            let prepare = |i: usize, here: &mut Prepared| {
+                let (Some(sphere), Some(delta)) = (self.lattice.spheres().get(i), self.displacement.get(i)) else {
+                    return;
+                };
+                let state = self.contact_state.of(i);
+                let mask = self.clusters.mask_of(i, &candidates);
+                let surface = self.nearest_surface(frames, i, delta, mask, reach);
+                carry.prepare(sphere, delta, surface, state, here);
+            };
+            update_spheres(prepared, n, Prepared::default(), prepare);
+            reached.clear();
+            reached.extend((0..n).filter(|&i| every_sphere || prepared.get(i).is_some_and(|p| p.surface.is_some())));
+        }
+        // A sphere out of reach has no penetration to jump by.
+        let mut fast_impact_sphere = None;
+        for &i in &reached {
+            let (Some(p), Some(sphere)) = (prepared.get(i), self.lattice.spheres().get(i)) else {
+                continue;
+            };
+            if p.jump > self.params.impact_fraction * sphere.radius {
+                fast_impact_sphere = Some((i, p.jump, sphere.radius));
+                break;
+            }
+        }
+        let loaded = reached
+            .iter()
+            .any(|&i| prepared.get(i).is_some_and(Prepared::touches_at_rest));
+        self.reached = reached;
+        self.candidates = candidates;
+        self.deepest = deepest;
+        SetUp {
+            loaded,
+            fast_impact_sphere,
+        }
+    }
+
+    /// A step's solve from its set-up `prepared`: the field at rest for a pad that nothing
+    /// loads, else the sweeps of the pad's acceleration; commits the solved field.
+    fn solve(&mut self, input: &StepInput, prepared: &mut [Prepared], loaded: bool) -> SweepEnd {
+        let floor = self.params.anchor_stiffness * self.lattice.area() * 1e-9;
+        if !loaded {
+            // Unloaded (docs/design/lattice-model.md §4, "Unloaded pad"): no sphere penetrates
+            // its target at δ = 0, so δ = 0 is the equilibrium, exactly: every force is zero.
+            self.rest_field();
+            return SweepEnd {
+                iterations: 0,
+                residual: 0.0,
+                converged: true,
+            };
+        }
+        match self.params.acceleration {
+            Acceleration::Condensed => self.condensed_or_red_black(input, prepared, floor, false),
+            Acceleration::Adaptive => self.condensed_or_red_black(input, prepared, floor, true),
+            Acceleration::RedBlackSor => self.red_black_sweeps(input, prepared, floor, None),
+            Acceleration::DampedJacobi | Acceleration::Chebyshev => {
+                self.fill_stick_terms(prepared);
+                self.chebyshev_sweeps(input, prepared, floor)
+            }
+        }
     }
 
     /// The sweeps of the Jacobi family (damped Jacobi or Chebyshev semi-iteration); every sweep
