@@ -3,7 +3,7 @@
 //! dt 2 ms): 5×5×2 = 50, 10×10×5 = 500 and 10×10×10 = 1000 boxes.
 //!
 //! The raw world is built here with rapier's own API and the integration parameters tribo's
-//! engine uses by default (`step.rs`, `options.rs`): 4 substeps of 1 PGS sweep and 1
+//! engine uses by default (`tribo_rapier::integration_parameters`): 4 substeps of 1 PGS sweep and 1
 //! stabilization sweep, `simplified` friction, contacts at 400 Hz with damping ratio 10 for both
 //! moving and fixed pairs, prediction distance 0.02, no contact recycling, CCD with one substep,
 //! sleeping off. Friction 0.5 and restitution 0 come from the colliders (tribo's material hook
@@ -26,11 +26,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, Criterion};
 use rapier3d_f64::math::{Pose, Vector};
-use rapier3d_f64::prelude::{
-    ColliderBuilder, FrictionModel, IntegrationParameters, MassProperties, PhysicsWorld, RigidBodyBuilder,
-    SpringCoefficients,
-};
-use tribo_engine::{Commands, Engine, Scene};
+use rapier3d_f64::prelude::{ColliderBuilder, MassProperties, PhysicsWorld, RigidBodyBuilder};
+use tribo_engine::{Commands, Engine, EngineOptions, Scene};
 use tribo_rapier::RapierFactory;
 use tribo_testkit::{box_pile, engine, idle, G};
 
@@ -51,20 +48,8 @@ const PILES: [(&str, usize, usize, usize); 3] = [("50", 5, 5, 2), ("500", 10, 10
 fn raw_world(nx: usize, ny: usize, nz: usize) -> PhysicsWorld {
     let mut w = PhysicsWorld::new();
     w.gravity = Vector::new(0.0, 0.0, -G);
-    w.integration_parameters = IntegrationParameters {
-        dt: DT,
-        num_solver_iterations: 4,
-        num_internal_pgs_iterations: 1,
-        num_internal_stabilization_iterations: 1,
-        friction_model: FrictionModel::Simplified,
-        contact_softness: SpringCoefficients::new(400.0, 10.0),
-        static_contact_softness: SpringCoefficients::new(400.0, 10.0),
-        length_unit: 1.0,
-        normalized_prediction_distance: 0.02,
-        contact_recycling: false,
-        max_ccd_substeps: 1,
-        ..IntegrationParameters::default()
-    };
+    w.integration_parameters =
+        tribo_rapier::integration_parameters(&EngineOptions::none(), DT).expect("the default options are valid");
     let ground = w.bodies.insert(
         RigidBodyBuilder::fixed()
             .pose(Pose::from_translation(Vector::new(0.0, 0.0, -0.5)))

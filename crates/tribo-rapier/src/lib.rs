@@ -150,6 +150,17 @@ use tribo_engine::Scene;
 use tribo_engine::{BuildError, Engine, EngineFactory, EngineOptions, MaterialParameter};
 
 /// Builds `rapier` engines.
+/// The integration parameters the `rapier` engine steps with under `options` (a project's
+/// `engine_options: {rapier: …}` block, section *Options*; the defaults without one) for a step of
+/// `dt` s — what raw rapier is given to run "with the same settings" (`tribo-bench`'s raw worlds,
+/// `benches/raw_vs_tribo.rs`). A bad block is the located error the engine's build reports.
+pub fn integration_parameters(
+    options: &EngineOptions,
+    dt: f64,
+) -> Result<rapier3d_f64::prelude::IntegrationParameters, tribo_engine::Diagnostic> {
+    Ok(options::RapierOptions::from_engine_options(options)?.integration_parameters(dt))
+}
+
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RapierFactory;
 

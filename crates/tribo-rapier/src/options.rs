@@ -3,6 +3,7 @@
 //! The keys, units, defaults and the measurements behind the defaults are documented in the
 //! crate docs (`lib.rs`, section *Options*).
 
+use rapier3d_f64::prelude::{FrictionModel as RapierFriction, IntegrationParameters, SpringCoefficients};
 use serde::Deserialize;
 use tribo_engine::{Diagnostic, EngineOptions};
 
@@ -51,6 +52,33 @@ impl Default for RapierOptions {
 }
 
 impl RapierOptions {
+    /// rapier's integration parameters for a step of `dt` s under these options (before the
+    /// hosted compliant points tune the solver iterations, `host.rs`).
+    pub fn integration_parameters(&self, dt: f64) -> IntegrationParameters {
+        IntegrationParameters {
+            dt,
+            num_solver_iterations: self.substeps,
+            num_internal_pgs_iterations: self.pgs_iterations,
+            num_internal_stabilization_iterations: self.stabilization_iterations,
+            friction_model: match self.friction_model {
+                FrictionModel::Simplified => RapierFriction::Simplified,
+                FrictionModel::Coulomb => RapierFriction::Coulomb,
+            },
+            contact_softness: SpringCoefficients::new(self.contact_softness_hz, self.contact_damping_ratio),
+            static_contact_softness: SpringCoefficients::new(
+                self.static_contact_softness_hz,
+                self.contact_damping_ratio,
+            ),
+            length_unit: 1.0,
+            normalized_prediction_distance: self.prediction_distance,
+            // Fresh narrow-phase data every step: exact contact points for the readout (pairs with
+            // an active hook, i.e. all of ours, are never recycled anyway).
+            contact_recycling: false,
+            max_ccd_substeps: usize::from(self.ccd),
+            ..IntegrationParameters::default()
+        }
+    }
+
     /// Reads the options block; an unknown key or a bad value is a located error.
     pub fn from_engine_options(options: &EngineOptions) -> Result<RapierOptions, Diagnostic> {
         let o: RapierOptions = options.read("rapier")?;
@@ -143,6 +171,61 @@ mod tests {
         assert!(
             err.to_string()
                 .starts_with("project.yaml:1:22: `contact_softness_hz` must be positive"),
+            "{err}"
+        );
+    }
+    /// Every option that is one of rapier's integration parameters reaches them, as the engine
+    /// steps and as raw rapier is given them (`crate::integration_parameters`).
+    #[test]
+    fn the_options_become_rapiers_integration_parameters() {
+        let o = parse(
+            "substeps: 3\npgs_iterations: 2\nstabilization_iterations: 0\nfriction_model: coulomb\n\
+             contact_softness_hz: 20\nstatic_contact_softness_hz: 40\ncontact_damping_ratio: 5\n\
+             prediction_distance: 0.01\nccd: false\n",
+        )
+        .expect("valid options");
+        let p = o.integration_parameters(1e-3);
+        assert_eq!(p.dt, 1e-3);
+        assert_eq!(
+            (
+                p.num_solver_iterations,
+                p.num_internal_pgs_iterations,
+                p.num_internal_stabilization_iterations
+            ),
+            (3, 2, 0)
+        );
+        assert_eq!(p.friction_model, RapierFriction::Coulomb);
+        assert_eq!(
+            (p.contact_softness.natural_frequency, p.contact_softness.damping_ratio),
+            (20.0, 5.0)
+        );
+        assert_eq!(
+            (
+                p.static_contact_softness.natural_frequency,
+                p.static_contact_softness.damping_ratio
+            ),
+            (40.0, 5.0)
+        );
+        assert_eq!((p.normalized_prediction_distance, p.length_unit), (0.01, 1.0));
+        assert_eq!((p.max_ccd_substeps, p.contact_recycling), (0, false));
+        let defaults = crate::integration_parameters(&EngineOptions::none(), 2e-3).expect("defaults");
+        assert_eq!(
+            (
+                defaults.num_solver_iterations,
+                defaults.friction_model,
+                defaults.max_ccd_substeps
+            ),
+            (4, RapierFriction::Simplified, 1)
+        );
+        let err = crate::integration_parameters(
+            &EngineOptions {
+                node: Some(tribo_yaml::parse_str("substep: 2\n", "project.yaml").expect("valid YAML")),
+            },
+            2e-3,
+        )
+        .expect_err("unknown key");
+        assert!(
+            err.to_string().starts_with("project.yaml:1:1: unknown key `substep`"),
             "{err}"
         );
     }

@@ -5,9 +5,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use nalgebra::Vector3;
-use rapier3d_f64::prelude::{
-    FrictionModel as RapierFriction, IntegrationParameters, RigidBodyHandle, SpringCoefficients,
-};
+use rapier3d_f64::prelude::RigidBodyHandle;
 use tribo_engine::{BuildError, Scene};
 use tribo_engine::{Commands, CompliantPoint, ContactRecord, Engine, LinkRef, SceneState, StepError, StepReport};
 
@@ -91,31 +89,8 @@ impl RapierEngine {
         })
     }
 
-    fn integration_parameters(&self, dt: f64) -> IntegrationParameters {
-        let o = &self.options;
-        IntegrationParameters {
-            dt,
-            num_solver_iterations: o.substeps,
-            num_internal_pgs_iterations: o.pgs_iterations,
-            num_internal_stabilization_iterations: o.stabilization_iterations,
-            friction_model: match o.friction_model {
-                FrictionModel::Simplified => RapierFriction::Simplified,
-                FrictionModel::Coulomb => RapierFriction::Coulomb,
-            },
-            contact_softness: SpringCoefficients::new(o.contact_softness_hz, o.contact_damping_ratio),
-            static_contact_softness: SpringCoefficients::new(o.static_contact_softness_hz, o.contact_damping_ratio),
-            length_unit: 1.0,
-            normalized_prediction_distance: o.prediction_distance,
-            // Fresh narrow-phase data every step: exact contact points for the readout (pairs with
-            // an active hook, i.e. all of ours, are never recycled anyway).
-            contact_recycling: false,
-            max_ccd_substeps: usize::from(o.ccd),
-            ..IntegrationParameters::default()
-        }
-    }
-
     fn physics_step(&mut self, dt: f64) {
-        self.world.physics.integration_parameters = self.integration_parameters(dt);
+        self.world.physics.integration_parameters = self.options.integration_parameters(dt);
         self.hosted.tune(&mut self.world.physics.integration_parameters);
         let hook = MaterialHook {
             scene: &self.scene,

@@ -1,5 +1,5 @@
 //! The project's scene in raw rapier3d-f64, with the integration settings of tribo's `rapier`
-//! engine, stepped without tribo: what tribo's rapier wrapper is measured against.
+//! engine under the project's options (`tribo_rapier::integration_parameters`), stepped without tribo: what tribo's rapier wrapper is measured against.
 //!
 //! The project's controllers run as in tribo (the same [`Controller`]s, on a state holding the
 //! raw world's joint positions), and their commands become rapier's own joint motors: a PD
@@ -10,15 +10,14 @@
 mod build;
 mod convert;
 mod materials;
-mod params;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use rapier3d_f64::prelude::{JointAxis, MotorModel, PhysicsWorld};
 use tribo_runner::{
-    controllers, BodyState, Commands, ControlInput, Controller, JointCommand, LazyContacts, LinkState, Scene,
-    SceneState,
+    controllers, BodyState, Commands, ControlInput, Controller, EngineOptions, JointCommand, LazyContacts, LinkState,
+    Scene, SceneState,
 };
 use tribo_scene::Project;
 
@@ -49,7 +48,11 @@ impl RawRapier {
         let dt = project.simulation.time_step;
         let mut world = PhysicsWorld::new();
         world.gravity = convert::vector(&scene.gravity);
-        world.integration_parameters = params::tribo_defaults(dt);
+        let options = EngineOptions {
+            node: project.engine_options("rapier").cloned(),
+        };
+        world.integration_parameters = tribo_rapier::integration_parameters(&options, dt)
+            .map_err(|diagnostic| BenchError::Project(diagnostic.to_string()))?;
         let mut bodies = Vec::with_capacity(scene.bodies.len());
         for body in &scene.bodies {
             let raw = add_body(&mut world, body, &coefficients)
