@@ -20,9 +20,10 @@
 //! - damping `c_R = c_a Σ a_i` (the material's viscous skin) plus the restitution dashpot, and
 //!   the normal stiffness handed to the host split into an implicit part and a dashpot so that
 //!   the patch's normal mode has the damping ratio of the pair's restitution (`restitution.rs`);
-//!   the tilt about the point, which the residual torque below carries, gets the same dashpot
-//!   spread over the region's spheres (`tilt_dashpot_of`), so that the patch's rocking is damped
-//!   as its normal motion is;
+//!   the tilt about the point and the twist about its normal, which the residual torque below
+//!   carries, get the same dashpots spread over the region's spheres (`tilt_dashpot_of` by their
+//!   normal stiffness, `twist_dashpot_of` by their tangential one), so that the patch's rocking
+//!   and twisting are damped as its normal and tangential motion are;
 //! - friction `μ_R = Σ f_n,i μ_i / Σ f_n,i`, `μ_i` the sphere's friction at the end of the step
 //!   (`μ_d` sliding, `μ_s` sticking; `tribo-cslc` `local.rs`), so the host's friction cone on a
 //!   sliding patch is the dynamic one.
@@ -30,7 +31,7 @@
 //! **Exact wrench.** Forces at the region points sum to the lattice's total force; their moment
 //! differs from the lattice's by `τ_res = τ_lattice − Σ_R (p_R − o) × F_R`, which is applied as a
 //! pure torque (`+τ_res` on the pad link, `−τ_res` on the touched link), together with the tilt
-//! dashpot's torque `−D ω_rel`. At rest the host applies `F_R` exactly and the dashpot nothing,
+//! and twist dashpots' torque `−D ω_rel`. At rest the host applies `F_R` exactly and the dashpot nothing,
 //! so both bodies receive exactly the lattice wrench and its opposite.
 
 use nalgebra::{Matrix3, Point3, Vector3};
@@ -144,6 +145,9 @@ struct Region {
     turn: TurnMoments,
     /// The moments of its spheres' series normal stiffnesses, for the tilt stiffness.
     tilt: TiltMoments,
+    /// The moments of its sticking spheres' tangential (stick) stiffnesses, for the twist
+    /// stiffness.
+    twist: TiltMoments,
     /// Spheres within reach but not touching (anticipated contact).
     near: Near,
 }
@@ -413,7 +417,12 @@ pub fn couple<'s>(
         };
         region.normal_stiffness += series;
         region.tilt.add(series, &(q - pad.origin));
-        region.tangential_stiffness += pad.tangential_ratio * anchor;
+        let tangential = pad.tangential_ratio * anchor;
+        region.tangential_stiffness += tangential;
+        // Only a sticking sphere's spring resists the twist; a sliding one's friction is spent.
+        if !s.sliding {
+            region.twist.add(tangential, &(q - pad.origin));
+        }
         region.area += sphere.area;
         region.weighted_friction += fn_i * s.friction_coefficient;
         region.energy += fn_i * (0.5 * w.max(0.0) + 0.4 * phi.max(0.0));
@@ -450,7 +459,7 @@ pub fn couple<'s>(
     residual_torques.clear();
     for (link, quadrants) in links.iter().zip(regions.chunks_exact(CELLS)) {
         let mut residual = Vector3::zeros();
-        let mut tilt_dashpot = Matrix3::zeros();
+        let (mut tilt_dashpot, mut twist_dashpot) = (Matrix3::zeros(), Matrix3::zeros());
         // The patch on this link: the mode the restitution damps (`restitution.rs`).
         let (mut regions_stiffness, mut force, mut energy) = (0.0, 0.0, 0.0);
         for r in quadrants.iter().filter(|r| carries_load(r)) {
@@ -502,12 +511,17 @@ pub fn couple<'s>(
                 damping: pad.damping * r.area + split.dashpot,
                 friction: r.weighted_friction / r.normal_force,
             });
-            // The host's dashpot on this point: its implicit stiffness times the step, the
-            // restitution's dashpot and the skin's.
-            let dashpot = split.implicit * pad.dt + split.dashpot + pad.damping * r.area;
-            tilt_dashpot += tilt_dashpot_of(r, &(point - pad.origin.coords), &normal, dashpot);
+            // The host's dashpots on this point, normal and tangential: its implicit stiffness
+            // on that axis times the step, the restitution's dashpot and the skin's.
+            let viscous = split.dashpot + pad.damping * r.area;
+            let lever = point - pad.origin.coords;
+            tilt_dashpot += tilt_dashpot_of(r, &lever, &normal, split.implicit * pad.dt + viscous);
+            twist_dashpot += twist_dashpot_of(r, &lever, &normal, r.tangential_stiffness * pad.dt + viscous);
         }
-        residual -= explicit_dashpot(pad, *link, tilt_dashpot) * relative_turn(pad, *link);
+        // Each capped on its own: the tilt acts across the regions' normal, the twist along it,
+        // so for regions of one normal (a pad on one link) their rates add on no axis.
+        let dashpot = explicit_dashpot(pad, *link, tilt_dashpot) + explicit_dashpot(pad, *link, twist_dashpot);
+        residual -= dashpot * relative_turn(pad, *link);
         residual_torques.push((*link, residual));
     }
     residual_torques
@@ -521,8 +535,7 @@ pub fn couple<'s>(
 /// dashpot resists a rotation `ω` with `−(c/k) K ω`, `K = Σ k_i a_i a_iᵀ` the region's tilt
 /// stiffness about its point ([`TiltMoments`]) and `c/k` the dashpot per stiffness: a tilt of the
 /// patch (a rotation about a tangent axis) meets the damping its spheres' share of the dashpot
-/// gives it. A twist about the normal, which the spheres' tangential springs resist, is not
-/// damped here.
+/// gives it. A twist about the normal is [`twist_dashpot_of`]'s.
 fn tilt_dashpot_of(region: &Region, point: &Vector3<f64>, normal: &Vector3<f64>, dashpot: f64) -> Matrix3<f64> {
     let per_stiffness = dashpot / region.normal_stiffness;
     if per_stiffness > 0.0 && per_stiffness.is_finite() {
@@ -532,7 +545,29 @@ fn tilt_dashpot_of(region: &Region, point: &Vector3<f64>, normal: &Vector3<f64>,
     }
 }
 
-/// The tilt dashpot of a touched link's regions as the host applies it: explicitly, through the
+/// The rotational dashpot (N·m·s/rad) that damps the twist of a loaded region about the normal
+/// `n` through its host point: the twist its sticking spheres' tangential (stick) springs resist,
+/// which the residual torque carries explicitly, as it does the tilt. The host damps the point's
+/// tangential motion with `dashpot` (N·s/m); spread over the sticking spheres in proportion to
+/// their tangential stiffness `k_t,i` — a skin with one dashpot per stiffness everywhere, whose
+/// damping ratio grows with a mode's frequency, `ζ = β ω / 2` for `c = β k` (stiffness-
+/// proportional Rayleigh damping; Chopra, *Dynamics of Structures*, 4th ed., 2012, §11.4) — a
+/// twist rate `ω·n` meets `−(c_t/k_t) k_tw (n·ω) n`, with `k_tw = Σ k_t,i |(r_i − p) × n|²` the
+/// region's twist stiffness about its point (the trace of its tangential [`TiltMoments`] about
+/// `p` and `n`) and `c_t/k_t` the point's dashpot per tangential stiffness. A sliding sphere adds
+/// nothing: its friction is at its limit and its spring does not act, so a patch that slides
+/// whole twists against friction alone.
+fn twist_dashpot_of(region: &Region, point: &Vector3<f64>, normal: &Vector3<f64>, dashpot: f64) -> Matrix3<f64> {
+    let per_stiffness = dashpot / region.tangential_stiffness;
+    if per_stiffness > 0.0 && per_stiffness.is_finite() {
+        let twist_stiffness = region.twist.about(point, normal).trace();
+        normal * normal.transpose() * (twist_stiffness * per_stiffness)
+    } else {
+        Matrix3::zeros()
+    }
+}
+
+/// A tilt or twist dashpot of a touched link's regions as the host applies it: explicitly, through the
 /// residual torque, so its rate `‖D‖ (1/I_pad + 1/I_touched)` is kept within `1/h` (the norm
 /// bounded by the trace of the positive semi-definite `D`, the inertias by
 /// `explicit_rotation.rs`'s bounds): an explicit dashpot below that rate neither overshoots nor
@@ -580,6 +615,7 @@ fn one_region(pad: &PadCoupling, link: LinkRef, quadrants: &[Region]) -> Option<
         whole.energy += r.energy;
         whole.moment += r.moment;
         whole.tilt.merge(&r.tilt);
+        whole.twist.merge(&r.twist);
     }
     let center = whole.weighted_point / whole.normal_force - pad.origin.coords;
     let stiffness: f64 = loaded().map(|r| r.turn.about(&center)).sum();
@@ -594,8 +630,8 @@ mod tests {
     use tribo_engine::LinkRef;
 
     use super::{
-        couple, explicit_dashpot, one_region, sphere_cells, sphere_springs, tilt_dashpot_of, CouplingScratch,
-        PadCoupling, Region, RigidMotion,
+        couple, explicit_dashpot, one_region, sphere_cells, sphere_springs, tilt_dashpot_of, twist_dashpot_of,
+        CouplingScratch, PadCoupling, Region, RigidMotion,
     };
     use crate::explicit_rotation::TurnBounds;
 
@@ -684,7 +720,7 @@ mod tests {
     /// 1 cm along x, the parallel-axis theorem adds 2500 · (1 cm)² (the stiffness-weighted
     /// centre is at the origin). Applied explicitly, its rate is capped at 1/h.
     #[test]
-    fn a_region_tilt_is_damped_by_its_share_of_the_dashpot_and_twist_is_not() {
+    fn a_region_tilt_is_damped_by_its_share_of_the_dashpot() {
         let mut region = Region {
             normal_stiffness: 2500.0,
             normal_force: 1.0,
@@ -721,6 +757,47 @@ mod tests {
         assert_eq!(explicit_dashpot(&pad(0.5 * rate_step), object, d), d);
         let capped = explicit_dashpot(&pad(4.0 * rate_step), object, d);
         assert!((capped.trace() * bounds.of(object) * 4.0 * rate_step - 1.0).abs() < 1e-12);
+    }
+
+    /// Two spheres of tangential stiffness 1000 N/m at x = ±1 cm and one of 500 N/m 1 cm above
+    /// the centre, on a floor (normal +z): a twist about z moves the first two by 1 cm per radian
+    /// across their levers and the third not at all, so the twist stiffness about the centre is
+    /// 2 · 1000 · (1 cm)² = 0.2 N·m/rad, about z only; a tangential dashpot of 3 N·s/m on the
+    /// region's 2500 N/m gives 0.2 · 3/2500 N·m·s/rad. About a point 1 cm along y the lever of
+    /// every sphere grows (parallel axes: + 2500 · (1 cm)²); along the normal it does not.
+    #[test]
+    fn a_region_twist_is_damped_by_its_share_of_the_tangential_dashpot() {
+        let mut region = Region {
+            tangential_stiffness: 2500.0,
+            normal_stiffness: 1.0,
+            normal_force: 1.0,
+            ..Region::default()
+        };
+        region.twist.add(1000.0, &Vector3::new(0.01, 0.0, 0.0));
+        region.twist.add(1000.0, &Vector3::new(-0.01, 0.0, 0.0));
+        region.twist.add(500.0, &Vector3::new(0.0, 0.0, 0.01));
+        let z = Vector3::z();
+        let per_stiffness = 3.0 / 2500.0;
+        let d = twist_dashpot_of(&region, &Vector3::zeros(), &z, 3.0);
+        let mut expected = nalgebra::Matrix3::zeros();
+        expected[(2, 2)] = 0.2 * per_stiffness;
+        assert!((d - expected).abs().max() < 1e-18, "{d}");
+        let across = twist_dashpot_of(&region, &Vector3::new(0.0, 0.01, 0.0), &z, 3.0);
+        expected[(2, 2)] = (0.2 + 2500.0 * 1e-4) * per_stiffness;
+        assert!((across - expected).abs().max() < 1e-18, "{across}");
+        let along = twist_dashpot_of(&region, &Vector3::new(0.0, 0.0, 0.01), &z, 3.0);
+        expected[(2, 2)] = 0.2 * per_stiffness;
+        assert!((along - expected).abs().max() < 1e-18, "{along}");
+        // No tangential dashpot, or no tangential stiffness: nothing.
+        assert_eq!(
+            twist_dashpot_of(&region, &Vector3::zeros(), &z, 0.0),
+            nalgebra::Matrix3::zeros()
+        );
+        region.tangential_stiffness = 0.0;
+        assert_eq!(
+            twist_dashpot_of(&region, &Vector3::zeros(), &z, 3.0),
+            nalgebra::Matrix3::zeros()
+        );
     }
 
     /// Three spheres of one quadrant approach the floor, 0.1, 0.25 and 1 mm away, the pad closing

@@ -113,6 +113,7 @@ impl CslcPad {
                 } else {
                     input.friction
                 },
+                sliding,
             });
             contact_area += area;
             weighted_center += center.coords * force_normal;

@@ -49,6 +49,9 @@ pub struct TouchingSphere {
     /// Friction coefficient at the end of the step: `μ_d` for a sliding sphere, `μ_s` for a
     /// sticking one.
     pub friction_coefficient: f64,
+    /// Sliding at the end of the step: its friction is the dynamic limit, and its stick spring
+    /// does not act.
+    pub sliding: bool,
 }
 
 /// A sphere within the step's reach of a target's linearised surface without penetrating it:
