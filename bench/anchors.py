@@ -12,8 +12,9 @@ What it does:
 2. builds the timing driver, `cargo build --release -p tribo-bench` (CARGO_TARGET_DIR honoured);
 3. describes every scene with `tribo-bench describe` (samples/bench/*.yaml) and builds the same
    scene in MuJoCo from that description (bench/mujoco_scenes.py);
-4. runs every (scene, engine) measurement once per round, in fresh processes, the order of
-   the measurements rotated by one every round; tribo's engines and raw rapier through
+4. runs every scene's measurements once per round, in fresh processes, the order of the scenes
+   and of each scene's engines turned every round, and a scene's processes alternating between
+   its engines (a slow stretch of the machine falls on them alike); tribo's engines and raw rapier through
    `tribo-bench time`, MuJoCo through bench/mujoco_time.py; RAYON_NUM_THREADS=1 and
    OPENBLAS_NUM_THREADS=1 (one thread everywhere, as MuJoCo steps); a short scene's measurement
    is the median of SHORT_SCENE_RUNS runs in that process (the walks': WALK_RUNS, the larger
@@ -212,26 +213,48 @@ def git_commit():
     return r.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def measure(driver, python, descriptions, scene, project, phases, engine, runs, processes, env):
-    """{phase: CPU seconds per step} of one measurement: `processes` fresh processes, each the
-    median of `runs` runs, and each phase the fastest process's (see SHORT_SCENE_PROCESSES)."""
+def run_process(driver, python, descriptions, scene, project, phases, engine, runs, env):
+    """The output of one fresh process timing `engine` on `scene` (the median of `runs` runs per
+    phase), or None if it failed."""
     copies = PILE_COPIES if scene == COPIES_SCENE else 1
     if engine == "mujoco":
         cmd = [str(python), str(HERE / "mujoco_time.py"), str(descriptions[scene]), phases, str(runs), str(copies)]
     else:
         cmd = [str(driver), "time", str(project), "--engine", engine, "--phases", phases, "--repeat", str(runs), "--copies", str(copies)]
-    per_process = []
-    first_run = None
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        print(f"{scene} on {engine} failed: {r.stderr.strip()}", file=sys.stderr)
+        return None
+    return json.loads(r.stdout)
+
+
+def measure_scene(driver, python, descriptions, scene, project, phases, engines, runs, processes, env):
+    """{engine: {phase: CPU seconds per step}} of one scene's measurements: `processes` fresh
+    processes per engine, each the median of `runs` runs, and each phase the fastest process's
+    (see SHORT_SCENE_PROCESSES). The processes alternate between the engines — the first process
+    of every engine, then the second of every engine, … — so that a slow stretch of the machine,
+    which lasts a few seconds and slows every process in it alike, falls on the scene's engines
+    alike instead of on all the processes of one of them."""
+    outputs = {engine: [] for engine in engines}
+    failed = set()
     for _ in range(processes):
-        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
-        if r.returncode != 0:
-            print(f"{scene} on {engine} failed: {r.stderr.strip()}", file=sys.stderr)
-            return None
-        out = json.loads(r.stdout)
-        first_run = first_run or out
-        per_process.append({p["steps"]: p["per_step_s"] for p in out["phases"]})
-    fastest = {phase: min(p[phase] for p in per_process) for phase in per_process[0]}
-    return fastest | {"_run": first_run, "_processes": per_process}
+        for engine in engines:
+            if engine in failed:
+                continue
+            out = run_process(driver, python, descriptions, scene, project, phases, engine, runs, env)
+            if out is None:
+                failed.add(engine)
+            else:
+                outputs[engine].append(out)
+    results = {}
+    for engine, runs_out in outputs.items():
+        if engine in failed or not runs_out:
+            results[engine] = {}
+            continue
+        per_process = [{p["steps"]: p["per_step_s"] for p in out["phases"]} for out in runs_out]
+        fastest = {phase: min(p[phase] for p in per_process) for phase in per_process[0]}
+        results[engine] = fastest | {"_run": runs_out[0], "_processes": per_process}
+    return results
 
 
 def slow_processes(results):
@@ -287,7 +310,7 @@ def run_rounds(args, rounds, python, mujoco_version, driver, env):
                 path = pathlib.Path(tmp) / f"{name}.json"
                 path.write_text(subprocess.run([str(driver), "describe", str(project)], cwd=ROOT, check=True, capture_output=True, text=True).stdout)
                 descriptions[name] = path
-            jobs += [(name, project, phases, engine, runs, processes) for engine in engines]
+            jobs.append((name, project, phases, engines, runs, processes))
 
         started = datetime.datetime.now(datetime.timezone.utc)
         load_before = loadavg()
@@ -298,8 +321,13 @@ def run_rounds(args, rounds, python, mujoco_version, driver, env):
             shift = (r * len(jobs)) // rounds
             order = jobs[shift:] + jobs[:shift]
             round_results = {}
-            for name, project, phases, engine, runs, processes in order:
-                round_results[(name, engine)] = measure(driver, python, descriptions, name, project, phases, engine, runs, processes, env) or {}
+            for name, project, phases, engines, runs, processes in order:
+                # The engines' order turns with the rounds too: none always runs first.
+                turn = r % len(engines)
+                engines = engines[turn:] + engines[:turn]
+                measured = measure_scene(driver, python, descriptions, name, project, phases, engines, runs, processes, env)
+                for engine, result in measured.items():
+                    round_results[(name, engine)] = result
             results.append(round_results)
             loads.append(loadavg())
             print(f"round {r + 1}/{rounds} done, load average {loads[-1]}", file=sys.stderr)
@@ -314,7 +342,7 @@ def run_rounds(args, rounds, python, mujoco_version, driver, env):
             f"Load average (1, 5, 15 min) before: {load_before}; after each round: {'; '.join(loads)}; after: {load_after}.",
             f"Code: {git_commit()}; MuJoCo {mujoco_version} (PyPI); {rounds} interleaved round(s){' (--quick)' if args.quick else ''}, {elapsed:.0f} s.",
             "",
-            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement, the two walks {1 if args.quick else WALK_RUNS} times and the 200-, 500- and 1000-box piles {1 if args.quick else PILE_RUNS} times, each from a fresh build, and each process reports the median of its runs; a measurement is the fastest of {1 if args.quick else SHORT_SCENE_PROCESSES} fresh processes for the short scenes and of {1 if args.quick else LONG_SCENE_PROCESSES} for the others, phase by phase (slow processes: {slow} of {total} ran a phase more than {SLOW_PROCESS} times slower than their measurement's fastest).",
+            f"Speeds are medians over rounds of steps per second (CPU time per step in brackets); ratios are medians of per-round ratios. The short scenes (SR1 standing, gentle-grasp, the 50- and 100-box piles) run {1 if args.quick else SHORT_SCENE_RUNS} times within each measurement, the two walks {1 if args.quick else WALK_RUNS} times and the 200-, 500- and 1000-box piles {1 if args.quick else PILE_RUNS} times, each from a fresh build, and each process reports the median of its runs; a measurement is the fastest of {1 if args.quick else SHORT_SCENE_PROCESSES} fresh processes for the short scenes and of {1 if args.quick else LONG_SCENE_PROCESSES} for the others, phase by phase, a scene's processes alternating between its engines (slow processes: {slow} of {total} ran a phase more than {SLOW_PROCESS} times slower than their measurement's fastest).",
             "",
             tables.anchor_table(results, anchor_rows(args.quick)),
             "",
