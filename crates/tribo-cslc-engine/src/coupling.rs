@@ -31,8 +31,8 @@
 //! **Exact wrench.** Forces at the region points sum to the lattice's total force; their moment
 //! differs from the lattice's by `τ_res = τ_lattice − Σ_R (p_R − o) × F_R`, which is applied as a
 //! pure torque (`+τ_res` on the pad link, `−τ_res` on the touched link), together with the tilt
-//! and twist dashpots' torque `−D ω_rel`. At rest the host applies `F_R` exactly and the dashpot nothing,
-//! so both bodies receive exactly the lattice wrench and its opposite.
+//! and twist dashpots' torque `−D ω_rel`. At rest the host applies `F_R` exactly and the dashpots
+//! nothing, so both bodies receive exactly the lattice wrench and its opposite.
 
 use nalgebra::{Matrix3, Point3, Vector3};
 use tribo_cslc::{Lattice, PatchResult};
@@ -175,11 +175,13 @@ impl TurnMoments {
     }
 }
 
-/// `Σ k_i`, `Σ k_i r_i` and `Σ k_i r_i r_iᵀ` of spheres with normal stiffnesses `k_i` at `r_i`
+/// `Σ k_i`, `Σ k_i r_i` and `Σ k_i r_i r_iᵀ` of spheres with stiffnesses `k_i` at `r_i`
 /// (world centres relative to the pad origin): the tilt stiffness of their springs about any
 /// point `c` and normal `n`, `K = Σ k_i a_i a_iᵀ` with `a_i = (r_i − c) × n` (a rotation `θ`
-/// moves sphere `i` by `a_i · θ` along `n`). The symmetric second moment keeps its six entries
-/// (xx, xy, xz, yy, yz, zz): every touching sphere adds to it.
+/// moves sphere `i` by `a_i · θ` along `n`). Its trace, `Σ k_i |(r_i − c) × n|²`, is their
+/// stiffness against a twist about `n` through `c` when the `k_i` are tangential springs
+/// (`twist_dashpot_of`). The symmetric second moment keeps its six entries (xx, xy, xz, yy, yz,
+/// zz): every touching sphere adds to it.
 #[derive(Default, Clone, Copy)]
 struct TiltMoments {
     zeroth: f64,
@@ -567,8 +569,8 @@ fn twist_dashpot_of(region: &Region, point: &Vector3<f64>, normal: &Vector3<f64>
     }
 }
 
-/// A tilt or twist dashpot of a touched link's regions as the host applies it: explicitly, through the
-/// residual torque, so its rate `‖D‖ (1/I_pad + 1/I_touched)` is kept within `1/h` (the norm
+/// A tilt or twist dashpot of a touched link's regions as the host applies it: explicitly,
+/// through the residual torque, so its rate `‖D‖ (1/I_pad + 1/I_touched)` is kept within `1/h` (the norm
 /// bounded by the trace of the positive semi-definite `D`, the inertias by
 /// `explicit_rotation.rs`'s bounds): an explicit dashpot below that rate neither overshoots nor
 /// destabilises the rotation it damps (`ω⁺ = (1 − rate) ω`).
